@@ -1,0 +1,48 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "xpb",
+    products: [
+        .library(name: "X11Pasteboard", targets: ["X11Pasteboard"]),
+        .library(name: "UniformTypes", targets: ["UniformTypes"]),
+        .executable(name: "xpb", targets: ["xpb"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
+    ],
+    targets: [
+        // Xlib + XFixes as installed by the system. `link` lines in the module map make the build
+        // independent of pkg-config; pkgConfig adds search paths where it is installed.
+        .systemLibrary(
+            name: "CX11",
+            path: "Modules/CX11",
+            pkgConfig: "x11 xfixes",
+            providers: [.apt(["libx11-dev", "libxfixes-dev"])]
+        ),
+        .target(name: "UniformTypes"),
+        .target(name: "X11Pasteboard", dependencies: ["CX11", "UniformTypes"]),
+        .executableTarget(
+            name: "xpb",
+            dependencies: [
+                "X11Pasteboard",
+                "UniformTypes",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "UniformTypesTests", dependencies: ["UniformTypes"]),
+        .testTarget(name: "X11PasteboardTests", dependencies: ["X11Pasteboard", "UniformTypes", "CX11"]),
+        .testTarget(
+            name: "xpbTests",
+            dependencies: ["xpb", "X11Pasteboard", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+    ]
+)
+
+for target in package.targets where [.executable, .test, .regular].contains(target.type) {
+    target.swiftSettings = (target.swiftSettings ?? []) + [
+        .enableUpcomingFeature("ExistentialAny"),
+        .enableUpcomingFeature("MemberImportVisibility"),
+        .enableUpcomingFeature("InternalImportsByDefault"),
+    ]
+}

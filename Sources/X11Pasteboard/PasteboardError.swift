@@ -1,0 +1,40 @@
+/// What went wrong talking to the X server, in words a user can act on.
+public struct PasteboardError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The kind of failure; callers switch on this.
+    public enum Code: Sendable, Hashable {
+        /// No display name was given and `$DISPLAY` is not set.
+        case noDisplay
+        /// The display could not be opened (no server, refused authorisation).
+        case cannotOpenDisplay
+        /// The server lacks a needed extension (XFixes).
+        case missingExtension
+        /// Nobody owns the selection.
+        case noOwner
+        /// The owner does not offer the requested target, or refused the conversion.
+        case targetNotOffered
+        /// The owner stopped answering for longer than the timeout.
+        case timedOut
+        /// The owner sent something the protocol does not allow.
+        case protocolViolation
+        /// Another client took the selection before we could serve it.
+        case ownershipRefused
+        /// An X request failed.
+        case xError
+        /// Writing the received data failed (a closed pipe, a full disk).
+        case outputFailed
+    }
+
+    /// The kind of failure.
+    public var code: Code
+    /// A sentence describing the failure, without a trailing period.
+    public var message: String
+
+    /// Creates an error with a human-readable message.
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    /// The message, ready for a `xpb: …` line.
+    public var description: String { message }
+}

@@ -1,0 +1,320 @@
+/// Owns one selection and answers every request for it, as ICCCM §2.2 and §2.6 require:
+/// `TARGETS` (exactly what converts), `TIMESTAMP`, `MULTIPLE`, INCR for large data, many
+/// transfers at once, and transfers that finish after ownership has moved on.
+///
+/// - Warning: not thread-safe; it runs on its connection's thread.
+public final class SelectionOwner {
+    /// How the owner serves.
+    public struct Configuration: Sendable {
+        /// Bytes per INCR chunk; nil derives it from the server (min(1 MiB, max property size)).
+        public var chunkSize: Int?
+        /// Values larger than this go through INCR; nil uses 4 MiB (capped by the server).
+        public var incrementalThreshold: Int?
+        /// A requestor that takes no chunk for this long loses its transfer.
+        public var transferTimeout: Duration = .seconds(5)
+        /// Stop after this many data conversions (`TARGETS`, `TIMESTAMP` do not count).
+        public var conversionLimit: Int?
+        /// Give the selection up after this long, if still ours.
+        public var expiry: Duration?
+
+        /// The defaults: server-derived chunks, no limit, no expiry.
+        public init() {}
+    }
+
+    /// Why `serve()` returned.
+    public enum Outcome: Sendable, Equatable {
+        /// Another client took the selection (or it was cleared) and every transfer finished.
+        case lostOwnership
+        /// `conversionLimit` conversions were served.
+        case conversionLimitReached
+        /// `expiry` passed and the selection was given up.
+        case expired
+    }
+
+    /// The connection requests arrive on.
+    public let connection: XConnection
+    /// The selection served.
+    public let selection: XAtom
+    /// What is served.
+    public let content: SelectionContent
+    /// How.
+    public let configuration: Configuration
+    /// The server time at which ownership was taken; `.current` before `acquire()`.
+    public private(set) var acquiredAt = XTimestamp.current
+    /// Data conversions completed so far.
+    public private(set) var conversionsServed = 0
+    /// Whether the selection is still ours.
+    public private(set) var isOwner = false
+
+    private let chunkSize: Int
+    private let threshold: Int
+    private var cache: [XAtom: ServedValue?] = [:]
+    private let offered: [(atom: XAtom, entry: SelectionContent.Entry)]
+    private var transfers: [TransferKey: Transfer] = [:]
+    private var watchedRequestors: [XWindow: Int] = [:]
+    private var expiresAt = Deadline.never
+    private var expired = false
+    private let protocolTargets: (targets: XAtom, timestamp: XAtom, multiple: XAtom, saveTargets: XAtom,
+        incr: XAtom, atomPair: XAtom, null: XAtom)
+
+    private struct TransferKey: Hashable {
+        var requestor: XWindow
+        var property: XAtom
+    }
+
+    private struct Transfer {
+        var send: IncrementalSend
+        var property: XAtom
+        var type: XAtom
+        var deadline: Deadline
+    }
+
+    /// Prepares to serve `content` as `selection`; nothing happens on the server until `acquire()`.
+    public init(connection: XConnection, selection: XAtom, content: SelectionContent, configuration: Configuration = .init()) {
+        self.connection = connection
+        self.selection = selection
+        self.content = content
+        self.configuration = configuration
+        let serverMax = connection.maxPropertyBytes
+        self.chunkSize = min(configuration.chunkSize ?? (1 << 20), serverMax)
+        self.threshold = min(configuration.incrementalThreshold ?? (4 << 20), serverMax)
+        let atoms = connection.atoms(
+            ["TARGETS", "TIMESTAMP", "MULTIPLE", "SAVE_TARGETS", "INCR", "ATOM_PAIR", "NULL"]
+                + content.entries.map(\.target))
+        protocolTargets = (atoms[0], atoms[1], atoms[2], atoms[3], atoms[4], atoms[5], atoms[6])
+        offered = Array(zip(atoms.dropFirst(7), content.entries)).map { (atom: $0.0, entry: $0.1) }
+        connection.eventHandlers.append { [weak self] event in self?.handle(event) ?? false }
+    }
+
+    /// Takes ownership with a real server timestamp and checks that it took.
+    ///
+    /// - Throws: `.ownershipRefused` when the server did not make us the owner.
+    /// The corresponding Xlib function is `XSetSelectionOwner`.
+    public func acquire() throws(PasteboardError) {
+        let time = connection.serverTime()
+        connection.setOwner(of: selection, to: connection.window, time: time)
+        guard connection.owner(of: selection) == connection.window else {
+            throw PasteboardError(.ownershipRefused, "could not take ownership of \(connection.name(of: selection) ?? "the selection")")
+        }
+        acquiredAt = time
+        isOwner = true
+        if let expiry = configuration.expiry { expiresAt = .after(expiry) }
+    }
+
+    /// Gives the selection up, if it is still ours. Transfers in flight still finish.
+    ///
+    /// The corresponding Xlib function is `XSetSelectionOwner` with `None`.
+    public func relinquish() {
+        guard isOwner else { return }
+        if connection.owner(of: selection) == connection.window {
+            connection.setOwner(of: selection, to: .none, time: acquiredAt)
+            connection.flush()
+        }
+        isOwner = false
+    }
+
+    /// Serves requests until ownership is lost, the conversion limit is reached or the content
+    /// expires, and every transfer in flight has finished.
+    public func serve() -> Outcome {
+        while true {
+            if let outcome = finishedOutcome() { return outcome }
+            let deadline = transfers.values.reduce(expiresAt) { $0.earlier($1.deadline) }
+            if let event = connection.nextEvent(before: deadline) {
+                if !handle(event) { connection.route(event) }
+            }
+            dropFailedTransfers()
+            dropStalledTransfers()
+            if !expired, isOwner, expiresAt.hasPassed {
+                expired = true
+                relinquish()
+            }
+        }
+    }
+
+    private func finishedOutcome() -> Outcome? {
+        guard transfers.isEmpty else { return nil }
+        if expired { return .expired }
+        if let limit = configuration.conversionLimit, conversionsServed >= limit { return .conversionLimitReached }
+        if !isOwner { return .lostOwnership }
+        return nil
+    }
+
+    // MARK: Events
+
+    /// Handles an event if it is this owner's; returns whether it was.
+    func handle(_ event: XEventKind) -> Bool {
+        switch event {
+        case let .selectionRequest(request) where request.selection == selection && request.owner == connection.window:
+            answer(request)
+            return true
+        case let .selectionClear(cleared, window, time) where cleared == selection && window == connection.window:
+            // A clear older than our acquisition belongs to an earlier ownership (ICCCM §2.1).
+            if !time.isBefore(acquiredAt) { isOwner = false }
+            return true
+        case let .propertyNotify(window, property, _, deleted):
+            let key = TransferKey(requestor: window, property: property)
+            guard deleted, transfers[key] != nil else { return false }
+            sendNextChunk(key)
+            return true
+        case let .destroyNotify(window):
+            let dead = transfers.keys.filter { $0.requestor == window }
+            guard !dead.isEmpty else { return false }
+            dead.forEach { finish($0, completed: false) }
+            return true
+        default:
+            return false
+        }
+    }
+
+    private func answer(_ request: ConversionRequest) {
+        // ICCCM §2.2: property None comes from obsolete clients and means "use the target".
+        let property = request.property == .none ? request.target : request.property
+        var succeeded = false
+        if !isOwner || (request.time != .current && request.time.isBefore(acquiredAt)) {
+            succeeded = false
+        } else if request.target == protocolTargets.multiple {
+            succeeded = convertMultiple(for: request.requestor, property: property)
+        } else {
+            succeeded = convert(request.target, for: request.requestor, into: property)
+        }
+        connection.sendSelectionNotify(
+            to: request.requestor, selection: selection, target: request.target,
+            property: succeeded ? property : .none, time: request.time)
+        connection.flush()
+    }
+
+    /// Writes one conversion into the requestor's property; false refuses it.
+    private func convert(_ target: XAtom, for requestor: XWindow, into property: XAtom) -> Bool {
+        switch target {
+        case protocolTargets.targets:
+            let list = [protocolTargets.targets, protocolTargets.timestamp, protocolTargets.multiple]
+                + offered.map(\.atom)
+            connection.changeProperty32(on: requestor, property, type: .atom, values: list.map(\.rawValue))
+            return true
+        case protocolTargets.timestamp:
+            connection.changeProperty32(on: requestor, property, type: .integer, values: [UInt(acquiredAt.rawValue)])
+            return true
+        case protocolTargets.saveTargets:
+            // A side-effect target (ICCCM §2.6.3): answered with an empty NULL property.
+            connection.changeProperty32(on: requestor, property, type: protocolTargets.null, values: [])
+            return true
+        default:
+            guard let value = value(for: target) else { return false }
+            let type = connection.atom(value.type)
+            if value.bytes.count > threshold {
+                startIncremental(value, type: type, for: requestor, property: property)
+            } else {
+                value.bytes.withUnsafeBytes {
+                    connection.changeProperty(on: requestor, property, type: type, format: value.format, bytes: $0)
+                }
+                if value.bytes.count > 65536 {
+                    // ICCCM §2.5: a large property may fail with BadAlloc; confirm before saying yes.
+                    connection.sync()
+                    if connection.takeErrors().contains(where: { $0.errorCode == XProtocolError.badAlloc }) { return false }
+                }
+                conversionsServed += 1
+            }
+            return true
+        }
+    }
+
+    /// ICCCM §2.6.2: the property holds ATOM_PAIRs (target, property); each is converted in
+    /// order, failed pairs get None as their property, and the list is written back.
+    private func convertMultiple(for requestor: XWindow, property: XAtom) -> Bool {
+        let pairs: [UInt]? = connection.withProperty(on: requestor, property, delete: false) { header, bytes in
+            header.format == 32 ? PropertyDecoding.atoms(from: bytes) : nil
+        } ?? nil
+        guard var pairs, pairs.count >= 2 else { return false }
+        if pairs.count % 2 == 1 { pairs.removeLast() }
+        for index in stride(from: 0, to: pairs.count, by: 2) {
+            let target = XAtom(rawValue: pairs[index])
+            let pairProperty = XAtom(rawValue: pairs[index + 1])
+            let converted = target != protocolTargets.multiple && target != .none && pairProperty != .none
+                && convert(target, for: requestor, into: pairProperty)
+            if !converted { pairs[index + 1] = XAtom.none.rawValue }
+        }
+        connection.changeProperty32(on: requestor, property, type: protocolTargets.atomPair, values: pairs)
+        return true
+    }
+
+    private func value(for target: XAtom) -> ServedValue? {
+        if let cached = cache[target] { return cached }
+        let value = offered.first { $0.atom == target }?.entry.produce()
+        cache[target] = value
+        return value
+    }
+
+    // MARK: INCR
+
+    private func startIncremental(_ value: ServedValue, type: XAtom, for requestor: XWindow, property: XAtom) {
+        let key = TransferKey(requestor: requestor, property: property)
+        watch(requestor)
+        transfers[key] = Transfer(
+            send: IncrementalSend(value: value, chunkSize: chunkSize), property: property, type: type,
+            deadline: .after(configuration.transferTimeout))
+        // The INCR value is a lower bound on the size (ICCCM §2.7.2), clamped to 32 bits.
+        connection.changeProperty32(
+            on: requestor, property, type: protocolTargets.incr, values: [UInt(min(value.bytes.count, Int(UInt32.max)))])
+    }
+
+    private func sendNextChunk(_ key: TransferKey) {
+        guard var transfer = transfers[key], let range = transfer.send.nextChunk() else { return }
+        transfer.send.value.bytes.withUnsafeBytes { all in
+            connection.changeProperty(
+                on: key.requestor, key.property, type: transfer.type, format: transfer.send.value.format,
+                bytes: UnsafeRawBufferPointer(rebasing: all[range]))
+        }
+        connection.flush()
+        if range.isEmpty {
+            finish(key, completed: true)
+        } else {
+            transfer.deadline = .after(configuration.transferTimeout)
+            transfers[key] = transfer
+        }
+    }
+
+    private func finish(_ key: TransferKey, completed: Bool) {
+        guard transfers.removeValue(forKey: key) != nil else { return }
+        if completed { conversionsServed += 1 }
+        unwatch(key.requestor)
+    }
+
+    /// PropertyChangeMask on the requestor tells us when it deleted a chunk; StructureNotifyMask
+    /// tells us when it died. Our own window already has what it needs.
+    private func watch(_ requestor: XWindow) {
+        watchedRequestors[requestor, default: 0] += 1
+        if requestor != connection.window, watchedRequestors[requestor] == 1 {
+            connection.selectInput(on: requestor, propertyChanges: true, structure: true)
+        }
+    }
+
+    private func unwatch(_ requestor: XWindow) {
+        guard let count = watchedRequestors[requestor] else { return }
+        if count > 1 {
+            watchedRequestors[requestor] = count - 1
+            return
+        }
+        watchedRequestors[requestor] = nil
+        if requestor != connection.window {
+            connection.selectInput(on: requestor, propertyChanges: false, structure: false)
+            connection.flush()
+        }
+    }
+
+    /// A requestor that vanished (BadWindow on its window) costs only its own transfers.
+    private func dropFailedTransfers() {
+        let errors = connection.takeErrors()
+        guard !errors.isEmpty, !transfers.isEmpty else { return }
+        let badWindows = Set(errors.filter { $0.errorCode == XProtocolError.badWindow }.map { XWindow(rawValue: $0.resourceID) })
+        for key in transfers.keys where badWindows.contains(key.requestor) {
+            transfers[key] = nil
+            watchedRequestors[key.requestor] = nil
+        }
+    }
+
+    private func dropStalledTransfers() {
+        for (key, transfer) in transfers where transfer.deadline.hasPassed {
+            finish(key, completed: false)
+        }
+    }
+}

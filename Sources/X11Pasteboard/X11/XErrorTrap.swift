@@ -1,0 +1,51 @@
+internal import CX11
+import Synchronization
+
+/// A protocol error the X server reported for one request, copied out of Xlib's event.
+struct XProtocolError: Sendable, Hashable {
+    /// The `Display*` the error arrived on, as an integer so the record stays Sendable.
+    var display: UInt
+    var errorCode: UInt8
+    var requestCode: UInt8
+    var minorCode: UInt8
+    var resourceID: UInt
+    var serial: UInt
+
+    static let badWindow: UInt8 = 3
+    static let badAtom: UInt8 = 5
+    static let badAlloc: UInt8 = 11
+}
+
+/// Errors are collected here instead of letting Xlib's default handler print and exit: a requestor
+/// that vanished mid-transfer (BadWindow) must cost only its own transfer.
+private let pendingErrors = Mutex<[XProtocolError]>([])
+
+/// Installs the process-wide handlers once. Xlib allows only one handler per process.
+enum XErrorTrap {
+    static let installed: Void = {
+        _ = XSetErrorHandler { _, event in
+            guard let event else { return 0 }
+            let error = XProtocolError(
+                display: UInt(bitPattern: event.pointee.display),
+                errorCode: event.pointee.error_code,
+                requestCode: event.pointee.request_code,
+                minorCode: event.pointee.minor_code,
+                resourceID: event.pointee.resourceid,
+                serial: event.pointee.serial
+            )
+            pendingErrors.withLock { $0.append(error) }
+            return 0
+        }
+    }()
+
+    /// Removes and returns every error reported on `display` since the last call; several
+    /// connections in one process (tests, bridges) each see only their own.
+    static func drain(display: UInt) -> [XProtocolError] {
+        pendingErrors.withLock { errors in
+            guard errors.contains(where: { $0.display == display }) else { return [] }
+            let mine = errors.filter { $0.display == display }
+            errors.removeAll { $0.display == display }
+            return mine
+        }
+    }
+}
