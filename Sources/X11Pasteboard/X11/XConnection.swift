@@ -280,7 +280,7 @@ public final class XConnection {
     /// The corresponding Xlib function is `XChangeProperty`.
     func changeProperty32(on window: XWindow, _ property: XAtom, type: XAtom, values: [UInt]) {
         var longs = values.map { Int(bitPattern: $0) }
-        longs.withUnsafeMutableBytes { raw in
+        _ = longs.withUnsafeMutableBytes { raw in
             XChangeProperty(
                 display, window.rawValue, property.rawValue, type.rawValue, 32, PropModeReplace,
                 raw.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32(values.count))
@@ -365,5 +365,20 @@ public final class XConnection {
             route(event)
         }
         return .current
+    }
+}
+
+extension XConnection {
+    /// Leaves `selection` with no owner, as of a real server time; the old owner gets a
+    /// SelectionClear and stops serving.
+    ///
+    /// - Throws: `.ownershipRefused` when a new owner appeared in the meantime and kept it.
+    /// The corresponding Xlib function is `XSetSelectionOwner` with `None`.
+    public func clear(_ selection: XAtom) throws(PasteboardError) {
+        guard owner(of: selection) != .none else { return }
+        setOwner(of: selection, to: .none, time: serverTime())
+        guard owner(of: selection) == .none else {
+            throw PasteboardError(.ownershipRefused, "could not clear \(name(of: selection) ?? "the selection"): another client took it at the same moment")
+        }
     }
 }

@@ -1,0 +1,24 @@
+# make run: install what is missing, build a release xpb, and do a copy/paste round trip
+#           on $DISPLAY (or on a private Xvfb when there is no display).
+# make test: the whole test suite (tests start their own Xvfb).
+# make bench: xpb against xclip and xsel, side by side.
+
+.PHONY: run deps build release test bench clean
+
+run: deps release
+	@if [ -n "$$DISPLAY" ] && xdpyinfo >/dev/null 2>&1; then scripts/demo.sh; else scripts/with-xvfb.sh scripts/demo.sh; fi
+
+deps:
+	@scripts/install-deps.sh
+
+build:
+	swift build
+
+release:
+	swift build -c release
+
+test: deps
+	swift test
+
+clean:
+	rm -rf .build

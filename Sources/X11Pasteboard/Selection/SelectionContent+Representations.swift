@@ -1,0 +1,32 @@
+public import UniformTypes
+
+extension SelectionContent {
+    /// The X target that marks content as a secret for clipboard managers and history tools.
+    public static let passwordManagerHintTarget = "x-kde-passwordManagerHint"
+
+    /// Offers each representation under every target the crosswalk names for its type, in order;
+    /// when two representations would offer the same target, the first one serves it.
+    ///
+    /// - Parameters:
+    ///   - representations: the data of one item, keyed by type, in order of preference.
+    ///   - isSensitive: adds `x-kde-passwordManagerHint` = `secret`, so managers and histories
+    ///     neither store nor forward the content.
+    public init(representations: [(type: UTType, data: [UInt8])], isSensitive: Bool = false) {
+        var seen = Set<String>()
+        var entries: [Entry] = []
+        for (type, data) in representations {
+            for target in XTargetCrosswalk.offeredTargets(for: type) where seen.insert(target).inserted {
+                entries.append(Entry(target: target) {
+                    XTargetCrosswalk.encode(data, of: type, asTarget: target).map {
+                        ServedValue(bytes: $0.bytes, type: $0.replyType, format: $0.format)
+                    }
+                })
+            }
+        }
+        if isSensitive {
+            let hint = Self.passwordManagerHintTarget
+            entries.append(Entry(target: hint, value: ServedValue(bytes: Array("secret".utf8), type: hint)))
+        }
+        self.init(entries: entries, isSensitive: isSensitive)
+    }
+}

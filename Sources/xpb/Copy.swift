@@ -1,0 +1,112 @@
+import ArgumentParser
+import UniformTypes
+import X11Pasteboard
+
+extension XPB {
+    /// `xpb copy`: take a selection and serve data from stdin, a file or several files.
+    struct Copy: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Copy data to a selection and serve it until another client takes over.",
+            discussion: """
+                The data comes from FILE or stdin. Its type is sniffed (UTF-8 text, PNG, JPEG, GIF, \
+                WebP, BMP, PDF, SVG; anything else is application/octet-stream) unless -t names it. \
+                By default xpb returns as soon as it owns the selection and keeps serving from a \
+                background process until another client copies something.
+
+                Examples:
+                  echo hello | xpb copy
+                  xpb copy notes.txt
+                  xpb copy -p < snippet.txt                 (PRIMARY)
+                  xpb copy -t image/png screenshot.png
+                  xpb copy -t text/html=page.html -t text/plain=page.txt
+                  xpb copy --paste-once --sensitive < password.txt
+                  xpb copy --expire 30 < token.txt
+                """
+        )
+
+        @OptionGroup var options: GlobalOptions
+
+        @Option(
+            name: [.customShort("t"), .customLong("type")],
+            help: ArgumentHelp(
+                "The type of the data (UTI, MIME type, X target or .ext); TYPE=FILE adds a representation from FILE. Repeatable.",
+                valueName: "type[=file]"))
+        var types: [String] = []
+
+        @Flag(help: "Serve in the foreground instead of detaching.")
+        var foreground = false
+
+        @Flag(name: .customLong("paste-once"), help: "Exit after the first paste (TARGETS queries do not count).")
+        var pasteOnce = false
+
+        @Option(help: ArgumentHelp("Exit after N pastes.", valueName: "n"))
+        var loops: Int?
+
+        @Flag(help: "Mark the data as a secret: clipboard managers and histories must not keep it.")
+        var sensitive = false
+
+        @Option(help: ArgumentHelp("Clear the selection after this many seconds if it is still ours.", valueName: "seconds"))
+        var expire: Double?
+
+        @Argument(help: ArgumentHelp("The file to copy (default: stdin; - also means stdin).", valueName: "file"))
+        var file: String?
+
+        func validate() throws {
+            if pasteOnce && loops != nil { throw ValidationError("give --paste-once or --loops, not both") }
+            if let loops, loops < 1 { throw ValidationError("--loops needs a number of at least 1") }
+            if let expire, !(expire > 0) || !expire.isFinite { throw ValidationError("--expire needs a positive number of seconds") }
+            if types.filter({ !$0.contains("=") }).count > 1 {
+                throw ValidationError("only one -t TYPE may name the type of the main data; add others as -t TYPE=FILE")
+            }
+        }
+
+        func run() throws {
+            try reportingFailures {
+                let representations = try collectRepresentations()
+                let connection = try options.connect()
+                var configuration = SelectionOwner.Configuration()
+                configuration.conversionLimit = pasteOnce ? 1 : loops
+                if let expire { configuration.expiry = .milliseconds(Int64(expire * 1000)) }
+                let owner = SelectionOwner(
+                    connection: connection, selection: connection.atom(options.selection),
+                    content: SelectionContent(representations: representations, isSensitive: sensitive),
+                    configuration: configuration)
+                try owner.acquire()
+                if !foreground { try Detach.intoBackground() }
+                _ = owner.serve()
+            }
+        }
+
+        /// The item's representations: the main data (FILE or stdin) first, then each TYPE=FILE.
+        private func collectRepresentations() throws(CommandFailure) -> [(type: UTType, data: [UInt8])] {
+            var result: [(type: UTType, data: [UInt8])] = []
+            let mainType = types.first { !$0.contains("=") }
+            let extra = types.filter { $0.contains("=") }
+            if file != nil || mainType != nil || extra.isEmpty {
+                let data = try FileDescriptorIO.readFile(file ?? "-")
+                let type = try mainType.map { (name) throws(CommandFailure) in try TypeArgumentParsing.resolve(name) }
+                    ?? ContentSniffer.sniff(data)
+                result.append((type, data))
+            }
+            for spec in extra {
+                let separator = spec.firstIndex(of: "=")!
+                let name = String(spec[..<separator])
+                let path = String(spec[spec.index(after: separator)...])
+                guard !path.isEmpty else { throw CommandFailure("-t \(spec): the file after = is missing") }
+                result.append((try TypeArgumentParsing.resolve(name), try FileDescriptorIO.readFile(path)))
+            }
+            return result
+        }
+    }
+}
+
+/// Turns a `-t` argument into a type, with the error users see for a word that is no type.
+enum TypeArgumentParsing {
+    static func resolve(_ argument: String) throws(CommandFailure) -> UTType {
+        guard let type = TypeArgument.resolve(argument) else {
+            throw CommandFailure(
+                "unknown type '\(argument)': give a UTI (public.html), a MIME type (text/html), an X target (UTF8_STRING) or an extension (.png)")
+        }
+        return type
+    }
+}

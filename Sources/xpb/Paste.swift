@@ -1,0 +1,130 @@
+import ArgumentParser
+import Glibc
+import UniformTypes
+import X11Pasteboard
+
+extension XPB {
+    /// `xpb paste`: write a selection's content to stdout.
+    struct Paste: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write the content of a selection to stdout.",
+            discussion: """
+                Without -t, text is printed as UTF-8 (converted from Latin-1 STRING or TEXT when that \
+                is all the owner has); with no text on offer, the owner's first data target is \
+                written as it is. -t picks a type by UTI, MIME type, X target or .ext. Exits 1 with \
+                a message when nothing owns the selection or the type is not offered.
+
+                Examples:
+                  xpb paste
+                  xpb paste -p                      (PRIMARY)
+                  xpb paste -t text/html
+                  xpb paste -t .png > image.png
+                  xpb paste -t UTF8_STRING --timeout 1
+                """
+        )
+
+        @OptionGroup var options: GlobalOptions
+
+        @Option(name: [.customShort("t"), .customLong("type")], help: ArgumentHelp("The type to paste (UTI, MIME type, X target or .ext).", valueName: "type"))
+        var type: String?
+
+        @Option(help: ArgumentHelp("Give up after this many seconds without progress.", valueName: "seconds"))
+        var timeout: Double = 5
+
+        func validate() throws {
+            if !(timeout > 0) || !timeout.isFinite { throw ValidationError("--timeout needs a positive number of seconds") }
+        }
+
+        func run() throws {
+            try reportingFailures {
+                let connection = try options.connect()
+                let selection = connection.atom(options.selection)
+                let reader = SelectionReader(connection: connection, timeout: .milliseconds(Int64(timeout * 1000)))
+                let offered = try offeredTargets(reader, selection)
+                let plan = try choose(from: offered)
+                if plan.stream {
+                    try reader.convert(selection, to: connection.atom(plan.target)) { bytes in
+                        try writeToStdout(bytes)
+                    }
+                } else {
+                    let (replyType, bytes) = try reader.read(selection, as: connection.atom(plan.target))
+                    let decoded: [UInt8]
+                    do {
+                        decoded = try XTargetCrosswalk.decode(
+                            bytes, target: plan.target, replyType: connection.name(of: replyType) ?? "", to: plan.type)
+                    } catch {
+                        throw CommandFailure("cannot convert \(plan.target) to \(plan.type.identifier): \(error)")
+                    }
+                    try writeToStdout(decoded)
+                }
+            }
+        }
+
+        /// What to ask the owner for, and whether its bytes go out as they are.
+        private struct Plan {
+            var target: String
+            var type: UTType
+            var stream: Bool
+        }
+
+        /// Targets whose bytes are already what the user gets: streamed, never held whole.
+        private static let utf8TextTargets: Set<String> = ["UTF8_STRING", "text/plain;charset=utf-8"]
+
+        private func choose(from offered: [String]) throws(CommandFailure) -> Plan {
+            let selection = options.selection
+            if let type {
+                // An exact X target name gets that target's bytes untouched, as xclip -t does.
+                if offered.contains(type) {
+                    return Plan(target: type, type: XTargetCrosswalk.type(forTarget: type) ?? .data, stream: true)
+                }
+                let wanted = try TypeArgumentParsing.resolve(type)
+                guard let target = XTargetCrosswalk.readTargets(for: wanted).first(where: offered.contains) else {
+                    throw CommandFailure(
+                        "\(selection) does not offer \(type) (it offers: \(offered.joined(separator: ", ")))", exitCode: 1)
+                }
+                let identical = XTargetCrosswalk.type(forTarget: target) == wanted
+                    && (wanted.conforms(to: .text) == false || Self.utf8TextTargets.contains(target))
+                return Plan(target: target, type: wanted, stream: identical)
+            }
+            if let target = XTargetCrosswalk.readTargets(for: .utf8PlainText).first(where: offered.contains) {
+                return Plan(target: target, type: .utf8PlainText, stream: Self.utf8TextTargets.contains(target))
+            }
+            guard let first = offered.first else {
+                throw CommandFailure("\(selection) offers nothing to paste", exitCode: 1)
+            }
+            return Plan(target: first, type: XTargetCrosswalk.type(forTarget: first) ?? .data, stream: true)
+        }
+    }
+}
+
+/// The targets an owner offers, by name, without the protocol targets.
+func offeredTargets(_ reader: SelectionReader, _ selection: XAtom) throws(CommandFailure) -> [String] {
+    do {
+        let atoms = try reader.targets(of: selection)
+        let names = reader.connection.names(of: atoms).compactMap { $0 }
+        var seen = Set<String>()
+        return names.filter { !protocolTargets.contains($0) && seen.insert($0).inserted }
+    } catch where error.code == .targetNotOffered {
+        // Owners that refuse TARGETS still tend to convert to text (ICCCM predates TARGETS use).
+        return ["UTF8_STRING", "STRING"]
+    } catch {
+        throw CommandFailure(error)
+    }
+}
+
+/// Targets that are about the protocol, not the content (SPEC §2: `xpb types` omits them).
+let protocolTargets: Set<String> = ["TARGETS", "TIMESTAMP", "MULTIPLE", "SAVE_TARGETS", "DELETE", "INSERT_SELECTION", "INSERT_PROPERTY"]
+
+/// Writes a whole array to stdout.
+func writeToStdout(_ bytes: [UInt8]) throws(PasteboardError) {
+    if !bytes.withUnsafeBytes({ FileDescriptorIO.writeAll(1, $0) }) {
+        throw PasteboardError(.outputFailed, "cannot write to stdout: \(String(cString: strerror(errno)))")
+    }
+}
+
+/// Writes to stdout, turning a failure (a closed pipe, a full disk) into the engine's error.
+func writeToStdout(_ bytes: UnsafeRawBufferPointer) throws(PasteboardError) {
+    if !FileDescriptorIO.writeAll(1, bytes) {
+        throw PasteboardError(.outputFailed, "cannot write to stdout: \(String(cString: strerror(errno)))")
+    }
+}
