@@ -1,4 +1,5 @@
 import ArgumentParser
+import Glibc
 import UniformTypes
 import X11Pasteboard
 
@@ -33,6 +34,11 @@ extension XPB {
                 valueName: "type[=file]"))
         var types: [String] = []
 
+        @Option(
+            name: .customLong("files"), parsing: .upToNextOption,
+            help: ArgumentHelp("Copy these files the way file managers do (paste them in Nautilus, Dolphin, Thunar).", valueName: "path"))
+        var files: [String] = []
+
         @Flag(help: "Serve in the foreground instead of detaching.")
         var foreground = false
 
@@ -55,6 +61,9 @@ extension XPB {
             if pasteOnce && loops != nil { throw ValidationError("give --paste-once or --loops, not both") }
             if let loops, loops < 1 { throw ValidationError("--loops needs a number of at least 1") }
             if let expire, !(expire > 0) || !expire.isFinite { throw ValidationError("--expire needs a positive number of seconds") }
+            if !files.isEmpty && (file != nil || !types.isEmpty) {
+                throw ValidationError("--files takes the paths itself; don't combine it with FILE or -t")
+            }
             if types.filter({ !$0.contains("=") }).count > 1 {
                 throw ValidationError("only one -t TYPE may name the type of the main data; add others as -t TYPE=FILE")
             }
@@ -79,6 +88,7 @@ extension XPB {
 
         /// The item's representations: the main data (FILE or stdin) first, then each TYPE=FILE.
         private func collectRepresentations() throws(CommandFailure) -> [(type: UTType, data: [UInt8])] {
+            if !files.isEmpty { return [(.fileURL, try fileURIList())] }
             var result: [(type: UTType, data: [UInt8])] = []
             let mainType = types.first { !$0.contains("=") }
             let extra = types.filter { $0.contains("=") }
@@ -97,6 +107,22 @@ extension XPB {
             }
             return result
         }
+    }
+}
+
+extension XPB.Copy {
+    /// The `file://` URIs of `--files`, one per line, as the translator's file-URL representation
+    /// wants them; every path must exist, so a typo fails here rather than in the file manager.
+    fileprivate func fileURIList() throws(CommandFailure) -> [UInt8] {
+        var uris: [String] = []
+        for path in files {
+            var info = stat()
+            if stat(path, &info) != 0 {
+                throw CommandFailure("cannot copy \(path): \(String(cString: strerror(errno)))")
+            }
+            uris.append(FileURL.uri(forPath: path))
+        }
+        return Array(uris.joined(separator: "\n").utf8)
     }
 }
 

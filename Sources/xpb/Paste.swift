@@ -28,11 +28,15 @@ extension XPB {
         @Option(name: [.customShort("t"), .customLong("type")], help: ArgumentHelp("The type to paste (UTI, MIME type, X target or .ext).", valueName: "type"))
         var type: String?
 
+        @Flag(help: "Print the copied files' paths, one per line (from a file manager's copy).")
+        var files = false
+
         @Option(help: ArgumentHelp("Give up after this many seconds without progress.", valueName: "seconds"))
         var timeout: Double = 5
 
         func validate() throws {
             if !(timeout > 0) || !timeout.isFinite { throw ValidationError("--timeout needs a positive number of seconds") }
+            if files && type != nil { throw ValidationError("give --files or -t, not both") }
         }
 
         func run() throws {
@@ -41,6 +45,7 @@ extension XPB {
                 let selection = connection.atom(options.selection)
                 let reader = SelectionReader(connection: connection, timeout: .milliseconds(Int64(timeout * 1000)))
                 let offered = try offeredTargets(reader, selection)
+                if files { return try pasteFiles(reader, selection, offered) }
                 let plan = try choose(from: offered)
                 if plan.stream {
                     try reader.convert(selection, to: connection.atom(plan.target)) { bytes in
@@ -58,6 +63,26 @@ extension XPB {
                     try writeToStdout(decoded)
                 }
             }
+        }
+
+        /// `--files`: the local paths of a file manager's copy, from `x-special/gnome-copied-files`
+        /// or `text/uri-list`, one per line.
+        private func pasteFiles(_ reader: SelectionReader, _ selection: XAtom, _ offered: [String]) throws {
+            guard let target = XTargetCrosswalk.bestTarget(for: .fileURL, among: offered) else {
+                throw CommandFailure("\(options.selection) holds no files (it offers: \(offered.joined(separator: ", ")))", exitCode: 1)
+            }
+            let (replyType, bytes) = try reader.read(selection, as: reader.connection.atom(target))
+            let uris: [String]
+            do {
+                uris = try XTargetCrosswalk.decodeURIs(bytes, target: target, replyType: reader.connection.name(of: replyType) ?? "")
+            } catch {
+                throw CommandFailure("cannot read the file list in \(target): \(error)", exitCode: 1)
+            }
+            let paths = uris.compactMap(FileURL.pathBytes(fromURI:))
+            guard !paths.isEmpty else {
+                throw CommandFailure("\(options.selection) holds no local files, only: \(uris.joined(separator: " "))", exitCode: 1)
+            }
+            try writeToStdout(paths.flatMap { $0 + [UInt8(ascii: "\n")] })
         }
 
         /// What to ask the owner for, and whether its bytes go out as they are.
@@ -78,7 +103,7 @@ extension XPB {
                     return Plan(target: type, type: XTargetCrosswalk.type(forTarget: type) ?? .data, stream: true)
                 }
                 let wanted = try TypeArgumentParsing.resolve(type)
-                guard let target = XTargetCrosswalk.readTargets(for: wanted).first(where: offered.contains) else {
+                guard let target = XTargetCrosswalk.bestTarget(for: wanted, among: offered) else {
                     throw CommandFailure(
                         "\(selection) does not offer \(type) (it offers: \(offered.joined(separator: ", ")))", exitCode: 1)
                 }
@@ -86,7 +111,7 @@ extension XPB {
                     && (wanted.conforms(to: .text) == false || Self.utf8TextTargets.contains(target))
                 return Plan(target: target, type: wanted, stream: identical)
             }
-            if let target = XTargetCrosswalk.readTargets(for: .utf8PlainText).first(where: offered.contains) {
+            if let target = XTargetCrosswalk.bestTarget(for: .utf8PlainText, among: offered) {
                 return Plan(target: target, type: .utf8PlainText, stream: Self.utf8TextTargets.contains(target))
             }
             guard let first = offered.first else {
@@ -103,7 +128,7 @@ func offeredTargets(_ reader: SelectionReader, _ selection: XAtom) throws(Comman
         let atoms = try reader.targets(of: selection)
         let names = reader.connection.names(of: atoms).compactMap { $0 }
         var seen = Set<String>()
-        return names.filter { !protocolTargets.contains($0) && seen.insert($0).inserted }
+        return names.filter { !XTargetCrosswalk.protocolTargets.contains($0) && seen.insert($0).inserted }
     } catch where error.code == .targetNotOffered {
         // Owners that refuse TARGETS still tend to convert to text (ICCCM predates TARGETS use).
         return ["UTF8_STRING", "STRING"]
@@ -111,9 +136,6 @@ func offeredTargets(_ reader: SelectionReader, _ selection: XAtom) throws(Comman
         throw CommandFailure(error)
     }
 }
-
-/// Targets that are about the protocol, not the content (SPEC §2: `xpb types` omits them).
-let protocolTargets: Set<String> = ["TARGETS", "TIMESTAMP", "MULTIPLE", "SAVE_TARGETS", "DELETE", "INSERT_SELECTION", "INSERT_PROPERTY"]
 
 /// Writes a whole array to stdout.
 func writeToStdout(_ bytes: [UInt8]) throws(PasteboardError) {

@@ -34,38 +34,14 @@ extension XPB {
                 }
                 var output = ""
                 if json {
-                    output = "[" + rows.map {
-                        "{\"atom\":\(JSONText.quote($0.atom)),\"uti\":\(JSONText.quote($0.uti)),\"mime\":\(JSONText.quote($0.mime))}"
-                    }.joined(separator: ",") + "]\n"
+                    output = JSONValue.array(rows.map {
+                        .object([JSONMember("atom", .string($0.atom)), JSONMember("uti", .string($0.uti)), JSONMember("mime", .string($0.mime))])
+                    }).serialized + "\n"
                 } else {
                     output = rows.map { "\($0.atom)\t\($0.uti)\t\($0.mime)\n" }.joined()
                 }
                 try writeToStdout(Array(output.utf8))
             }
         }
-    }
-}
-
-/// JSON string quoting without Foundation.
-enum JSONText {
-    static func quote(_ string: String) -> String {
-        var out = "\""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
     }
 }
