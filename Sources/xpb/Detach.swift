@@ -1,15 +1,17 @@
 import Glibc
 
 /// Leaves the foreground the way `xclip` does, but properly: the command that started us gets
-/// its exit status at once and every inherited descriptor is closed, so `$(echo x | xpb copy)`
-/// and editors' shell-outs never wait on us.
+/// its exit status at once and no descriptor of the caller stays open in the server, so
+/// `$(echo x | xpb copy)`, editors' shell-outs and process runners that wait for a pipe to close
+/// never wait on us.
 enum Detach {
-    /// Forks; the parent exits 0 and the child returns, in a new session with stdio on /dev/null.
+    /// Forks; the parent exits 0 and the child returns, in a new session with stdio on /dev/null,
+    /// every other inherited descriptor closed except `keeping`, and no signal blocked.
     ///
     /// Called after ownership is taken, so the parent's success means the copy is in place. The
     /// child carries on with the same X connection; the parent leaves with `_exit` so it sends
     /// nothing on it.
-    static func intoBackground() throws(CommandFailure) {
+    static func intoBackground(keeping kept: Int32) throws(CommandFailure) {
         let pid = fork()
         if pid < 0 {
             throw CommandFailure("cannot start the background server: \(String(cString: strerror(errno)))")
@@ -21,6 +23,25 @@ enum Detach {
             for fd: Int32 in 0...2 { _ = dup2(null, fd) }
             if null > 2 { close(null) }
         }
+        closeDescriptors(from: 3, except: kept)
+        // A caller that blocked SIGTERM (test runners, some supervisors) would otherwise leave a
+        // server that `kill` cannot end.
+        var none = sigset_t()
+        sigemptyset(&none)
+        sigprocmask(SIG_SETMASK, &none, nil)
         _ = chdir("/")
+    }
+
+    private static func closeDescriptors(from first: Int32, except kept: Int32) {
+        // /proc lists only the open ones; a loop to the descriptor limit could be a million calls.
+        guard let directory = opendir("/proc/self/fd") else { return }
+        var open: [Int32] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if let fd = Int32(name) { open.append(fd) }
+        }
+        let listing = dirfd(directory)
+        closedir(directory)
+        for fd in open where fd >= first && fd != kept && fd != listing { close(fd) }
     }
 }

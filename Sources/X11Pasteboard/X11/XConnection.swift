@@ -16,12 +16,19 @@ public final class XConnection {
     public let window: XWindow
     /// The most bytes one ChangeProperty can carry on this server (4 × max request length − 28).
     public let maxPropertyBytes: Int
-    let fileDescriptor: Int32
+    /// The socket to the X server: a process that detaches and closes every other descriptor
+    /// must keep this one.
+    public let fileDescriptor: Int32
     private(set) var xfixesEventBase: Int32?
     private var atomsByName: [String: XAtom] = [:]
     private var namesByAtom: [XAtom: String] = [:]
     private let timestampProperty: XAtom
     private var conversionGeneration = 0
+
+    /// A descriptor polled together with the X socket so that another thread can wake the
+    /// connection's thread (the Pasteboard model hands it work this way); `nextEvent` drains it
+    /// and returns `.other` when it became readable. It must be non-blocking.
+    var wakeDescriptor: Int32?
 
     /// Handlers for events that arrive while somebody else waits (a reader waiting for its
     /// SelectionNotify must not starve an owner on the same connection). Each returns true when
@@ -333,10 +340,19 @@ public final class XConnection {
                 XNextEvent(display, &event)
                 return XEventKind(event, xfixesEventBase: xfixesEventBase)
             }
-            var descriptor = pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&descriptor, 1, deadline.pollTimeout)
+            var descriptors = [
+                pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: wakeDescriptor ?? -1, events: Int16(POLLIN), revents: 0),
+            ]
+            let ready = poll(&descriptors, wakeDescriptor == nil ? 1 : 2, deadline.pollTimeout)
             if ready == 0 { return nil }
             if ready < 0 && errno != EINTR { return nil }
+            if ready > 0, descriptors[1].revents != 0, let wake = wakeDescriptor {
+                // Work was handed over: the waiter's caller looks at its queue once this returns.
+                var drained = [UInt8](repeating: 0, count: 64)
+                while read(wake, &drained, drained.count) > 0 {}
+                return .other
+            }
             if ready > 0 {
                 // Reads what arrived; a dead server ends in Xlib's I/O error handler.
                 _ = XEventsQueued(display, QueuedAfterReading)
