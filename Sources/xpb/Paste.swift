@@ -95,6 +95,15 @@ extension XPB {
         /// Targets whose bytes are already what the user gets: streamed, never held whole.
         private static let utf8TextTargets: Set<String> = ["UTF8_STRING", "text/plain;charset=utf-8"]
 
+        /// Whether the translator would hand the target's bytes over unchanged, so they can stream:
+        /// UTF-8 text targets for plain text, and data types it carries byte for byte. Text in other
+        /// encodings, URLs, files, HTML and colours are converted, so they are read whole first.
+        private static func isPassThrough(_ target: String, as type: UTType) -> Bool {
+            if type == .utf8PlainText || type == .plainText { return utf8TextTargets.contains(target) }
+            if type.conforms(to: .text) || [.url, .fileURL, .x11Color].contains(type) { return false }
+            return XTargetCrosswalk.type(forTarget: target) == type
+        }
+
         private func choose(from offered: [String]) throws(CommandFailure) -> Plan {
             let selection = options.selection
             if let type {
@@ -107,12 +116,10 @@ extension XPB {
                     throw CommandFailure(
                         "\(selection) does not offer \(type) (it offers: \(offered.joined(separator: ", ")))", exitCode: 1)
                 }
-                let identical = XTargetCrosswalk.type(forTarget: target) == wanted
-                    && (wanted.conforms(to: .text) == false || Self.utf8TextTargets.contains(target))
-                return Plan(target: target, type: wanted, stream: identical)
+                return Plan(target: target, type: wanted, stream: Self.isPassThrough(target, as: wanted))
             }
             if let target = XTargetCrosswalk.bestTarget(for: .utf8PlainText, among: offered) {
-                return Plan(target: target, type: .utf8PlainText, stream: Self.utf8TextTargets.contains(target))
+                return Plan(target: target, type: .utf8PlainText, stream: Self.isPassThrough(target, as: .utf8PlainText))
             }
             guard let first = offered.first else {
                 throw CommandFailure("\(selection) offers nothing to paste", exitCode: 1)
