@@ -20,5 +20,8 @@ release:
 test: deps
 	swift test
 
+bench: deps release
+	python3 bench/run.py
+
 clean:
 	rm -rf .build
