@@ -31,7 +31,13 @@ let package = Package(
             ]
         ),
         .testTarget(name: "UniformTypesTests", dependencies: ["UniformTypes"]),
-        .testTarget(name: "X11PasteboardTests", dependencies: ["X11Pasteboard", "UniformTypes", "CX11"]),
+        // What the Pasteboard documentation shows, built so that it keeps compiling; the tests
+        // also run it as a writer that exits (the clipboard manager hand-off).
+        .executableTarget(
+            name: "pasteboard-example", dependencies: ["X11Pasteboard", "UniformTypes"], path: "Examples/PasteboardExample"),
+        // A private Xvfb, child processes ended by pid, CPU-time probes: shared by the X test targets.
+        .target(name: "XTestSupport", path: "Tests/XTestSupport"),
+        .testTarget(name: "X11PasteboardTests", dependencies: ["X11Pasteboard", "UniformTypes", "CX11", "XTestSupport"]),
         .testTarget(
             name: "xpbTests",
             dependencies: ["xpb", "X11Pasteboard", .product(name: "ArgumentParser", package: "swift-argument-parser")]

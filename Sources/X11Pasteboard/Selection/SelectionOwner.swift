@@ -318,3 +318,26 @@ public final class SelectionOwner {
         }
     }
 }
+
+// MARK: Serving from an outside event loop
+
+extension SelectionOwner {
+    /// The part of `serve()` that runs between events, for a loop that serves several owners on
+    /// one connection (the Pasteboard model) instead of calling `serve()`: drops transfers whose
+    /// requestor vanished or stalled, and gives the selection up once `expiry` has passed.
+    ///
+    /// - Returns: when this owner next needs to run without an event (a transfer timeout, the expiry).
+    func runDueWork() -> Deadline {
+        dropFailedTransfers()
+        dropStalledTransfers()
+        if !expired, isOwner, expiresAt.hasPassed {
+            expired = true
+            relinquish()
+        }
+        let expiry = expired || !isOwner ? Deadline.never : expiresAt
+        return transfers.values.reduce(expiry) { $0.earlier($1.deadline) }
+    }
+
+    /// Whether an INCR transfer is still going (a clipboard manager hand-off waits for them).
+    var hasTransfersInFlight: Bool { !transfers.isEmpty }
+}

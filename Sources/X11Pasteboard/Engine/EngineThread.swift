@@ -1,0 +1,43 @@
+import Glibc
+
+/// A POSIX thread running one closure to its end.
+///
+/// FoundationEssentials has no `Thread`, and the Xlib connection of a display must stay on one
+/// thread for its whole life, which a task executor does not promise.
+enum EngineThread {
+    /// Starts a detached thread running `body`.
+    static func start(_ body: @escaping @Sendable () -> Void) {
+        final class Start {
+            let body: @Sendable () -> Void
+            init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+        }
+        let context = Unmanaged.passRetained(Start(body)).toOpaque()
+        var thread = pthread_t()
+        let status = pthread_create(&thread, nil, { context in
+            let start = Unmanaged<AnyObject>.fromOpaque(context!).takeRetainedValue() as! Start
+            start.body()
+            return nil
+        }, context)
+        precondition(status == 0, "cannot start the pasteboard thread: \(String(cString: strerror(status)))")
+        pthread_detach(thread)
+    }
+}
+
+/// A counting semaphore, for a blocking call that waits for the engine thread's answer.
+final class Semaphore: @unchecked Sendable {
+    // sem_t must not move once initialised, so it lives on the heap.
+    private let semaphore = UnsafeMutablePointer<sem_t>.allocate(capacity: 1)
+
+    init() { sem_init(semaphore, 0, 0) }
+
+    deinit {
+        sem_destroy(semaphore)
+        semaphore.deallocate()
+    }
+
+    func signal() { sem_post(semaphore) }
+
+    func wait() {
+        while sem_wait(semaphore) != 0 && errno == EINTR {}
+    }
+}
