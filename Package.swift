@@ -36,7 +36,7 @@ let package = Package(
         .executableTarget(
             name: "pasteboard-example", dependencies: ["X11Pasteboard", "UniformTypes"], path: "Examples/PasteboardExample"),
         // A private Xvfb, child processes ended by pid, CPU-time probes: shared by the X test targets.
-        .target(name: "XTestSupport", path: "Tests/XTestSupport"),
+        .target(name: "XTestSupport", dependencies: ["CX11"], path: "Tests/XTestSupport"),
         .testTarget(name: "X11PasteboardTests", dependencies: ["X11Pasteboard", "UniformTypes", "CX11", "XTestSupport"]),
         .testTarget(
             name: "xpbTests",

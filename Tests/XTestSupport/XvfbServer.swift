@@ -1,4 +1,5 @@
-public import Foundation
+internal import CX11
+import Foundation
 import Glibc
 
 /// A private Xvfb. The server picks a free display number itself (`-displayfd`), so parallel
@@ -7,19 +8,24 @@ public final class XvfbServer: @unchecked Sendable {
     /// ":N"
     public let displayName: String
     /// Xvfb's process id.
-    public let pid: pid_t
+    public let pid: Int32
     private let lock = NSLock()
     private var stopped = false
 
-    private init(displayName: String, pid: pid_t) {
+    private init(displayName: String, pid: Int32) {
         self.displayName = displayName
         self.pid = pid
     }
 
     /// Starts Xvfb and waits (up to `timeout`) until it has written its display number.
     ///
-    /// `-noreset` keeps atoms (and the server) when the last client disconnects.
-    public static func start(timeout: Duration = .seconds(10)) throws -> XvfbServer {
+    /// - Parameter endsWithThisProcess: the server runs until this process ends, however it ends
+    ///   (a crash included): it is started with `-terminate` and holds a connection of ours that
+    ///   is never closed, so it exits when the last client goes. Use it when connections that
+    ///   live as long as the process (a `Pasteboard`'s) use the display: Xlib ends a process
+    ///   whose server goes away. Otherwise `-noreset` keeps the server (and its atoms) between
+    ///   clients, and `stop()` ends it.
+    public static func start(timeout: Duration = .seconds(10), endsWithThisProcess: Bool = false) throws -> XvfbServer {
         let xvfb = try Tools.required("Xvfb", package: "xvfb")
         var descriptors: [Int32] = [-1, -1]
         guard pipe(&descriptors) == 0 else { throw TestSupportError("pipe: \(String(cString: strerror(errno)))") }
@@ -28,7 +34,7 @@ public final class XvfbServer: @unchecked Sendable {
         let pid: pid_t
         do {
             pid = try ChildProcess.spawn(
-                xvfb, ["-displayfd", "3", "-nolisten", "tcp", "-noreset", "-screen", "0", "640x480x24"],
+                xvfb, ["-displayfd", "3", "-nolisten", "tcp", endsWithThisProcess ? "-terminate" : "-noreset", "-screen", "0", "640x480x24"],
                 environment: ProcessInfo.processInfo.environment, stdin: "/dev/null", stdout: "/dev/null",
                 stderr: "/dev/null", extraDescriptor: (writeEnd, 3))
         } catch {
@@ -57,7 +63,15 @@ public final class XvfbServer: @unchecked Sendable {
             waitpid(pid, &status, 0)
             throw TestSupportError("Xvfb did not report a display number (got \(line.debugDescription))")
         }
-        return XvfbServer(displayName: ":\(line)", pid: pid)
+        let server = XvfbServer(displayName: ":\(line)", pid: pid)
+        if endsWithThisProcess {
+            guard XOpenDisplay(server.displayName) != nil else {
+                server.stop()
+                throw TestSupportError("cannot connect to the new Xvfb \(server.displayName)")
+            }
+            server.stopped = true
+        }
+        return server
     }
 
     /// Ends the server: SIGTERM, then SIGKILL if it is still there after 5 s.

@@ -52,17 +52,19 @@ final class DisplayEngine: Sendable {
         let handOver = Confined(connection)
         EngineThread.start { [self] in
             threadID.withLock { $0 = pthread_self() }
-            Self.nameCurrentThread("xpb-display")
+            Self.nameCurrentThread("xpb " + handOver.value.displayName)
             run(DisplayLoop(connection: handOver.value, hub: hub))
         }
     }
 
-    /// Names the thread so that top, ps and the tests can tell it apart (pthread_setname_np
-    /// is not visible from Swift's Glibc module; the thread's comm file is the same thing).
+    /// Names the thread ("xpb :0") so that top, ps and the tests can tell it apart
+    /// (pthread_setname_np is not visible from Swift's Glibc module; the thread's comm file is
+    /// the same thing). Linux keeps 15 bytes.
     private static func nameCurrentThread(_ name: String) {
         let descriptor = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return }
-        _ = name.withCString { write(descriptor, $0, strlen($0)) }
+        let bytes = Array(name.utf8.prefix(15))
+        _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
         close(descriptor)
     }
 

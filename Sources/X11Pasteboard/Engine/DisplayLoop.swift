@@ -326,7 +326,7 @@ struct ForeignOffer {
         var types = Set<UTType>()
         var candidates: [(type: UTType, target: String)] = []
         for target in self.targets where target != ItemArchive.target {
-            guard var type = XTargetCrosswalk.type(forTarget: target) else { continue }
+            guard var type = PasteboardType.forTarget(target) else { continue }
             if type == .plainText || type == .utf8PlainText || type == .utf16PlainText { type = .utf8PlainText }
             if types.insert(type).inserted { candidates.append((type, target)) }
         }
