@@ -1,4 +1,5 @@
 internal import CX11
+import Glibc
 import Synchronization
 
 /// A protocol error the X server reported for one request, copied out of Xlib's event.
@@ -35,6 +36,15 @@ enum XErrorTrap {
             )
             pendingErrors.withLock { $0.append(error) }
             return 0
+        }
+        // Xlib exits after this handler whatever it does; it only gets to choose the words. One
+        // line in the program's name instead of Xlib's three-line "XIO: fatal IO error" report.
+        _ = XSetIOErrorHandler { _ in
+            let program = CommandLine.arguments.first.map { String($0.split(separator: "/").last ?? "") } ?? ""
+            let message = "\(program.isEmpty ? "X11Pasteboard" : program): lost the connection to the X server\n"
+            var bytes = Array(message.utf8)
+            _ = write(2, &bytes, bytes.count)
+            _exit(1)
         }
     }()
 
