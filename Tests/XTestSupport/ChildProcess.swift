@@ -120,6 +120,10 @@ public final class ChildProcess: @unchecked Sendable {
         posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         if let extraDescriptor { posix_spawn_file_actions_adddup2(&actions, extraDescriptor.source, extraDescriptor.target) }
+        // Test suites run in parallel and Foundation's Process on Linux learns that a child
+        // exited when a socket it gave that child closes: a child of ours that inherited such a
+        // socket would make another test's command look hung until ours ended.
+        _ = spawnFileActionsAddCloseFrom(&actions, (extraDescriptor?.target ?? 2) + 1)
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -172,8 +176,11 @@ public enum Tools {
         throw TestSupportError("`\(name)` is not installed (Debian/Ubuntu package: \(package))")
     }
 
-    /// An executable of this package, from the products directory the test runner lives in.
+    /// An executable of this package, from the products directory the test runner lives in;
+    /// `XPB_PRODUCT_<NAME>` (for example `XPB_PRODUCT_XPB`) points at another build.
     public static func product(_ name: String) throws -> String {
+        let override = "XPB_PRODUCT_" + name.uppercased().replacingOccurrences(of: "-", with: "_")
+        if let path = ProcessInfo.processInfo.environment[override], !path.isEmpty { return path }
         var candidates: [String] = []
         if let runner = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
             candidates.append(URL(fileURLWithPath: runner).deletingLastPathComponent().appendingPathComponent(name).path)
@@ -183,3 +190,8 @@ public enum Tools {
         throw TestSupportError("\(name) was not built (looked at \(candidates.joined(separator: ", "))); run `swift build` first")
     }
 }
+
+/// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34+), which the Glibc module does not
+/// import: the child closes every descriptor from `lowest` up before it executes.
+@_silgen_name("posix_spawn_file_actions_addclosefrom_np")
+private func spawnFileActionsAddCloseFrom(_ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ lowest: Int32) -> Int32

@@ -1,4 +1,5 @@
 import Foundation
+import XTestSupport
 
 /// A small X11 selection requestor written for these tests (C over Xlib, compiled at suite
 /// start), so that protocol answers are checked by something other than xpb itself.

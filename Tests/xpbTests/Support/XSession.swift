@@ -1,4 +1,5 @@
 import Foundation
+import XTestSupport
 import Glibc
 import Testing
 
@@ -6,7 +7,7 @@ import Testing
 //
 // Run: `swift test --filter xpbTests` (needs Xvfb, xclip, xsel, and cc with libx11-dev for the
 // test requestor; a missing tool fails the suite with its name). The binary is the `xpb` next
-// to the test bundle; `XPB_BINARY=/path/to/xpb` overrides it.
+// to the test bundle; `XPB_PRODUCT_XPB=/path/to/xpb` overrides it.
 //
 // Each suite marked `.xServer` gets its own Xvfb on a display it picks itself (-displayfd); every
 // process a test starts carries XPB_E2E_SUITE/XPB_E2E_TAG in its environment, so that servers
@@ -43,7 +44,7 @@ final class XSession: @unchecked Sendable {
     }
 
     static func start() async throws -> XSession {
-        let xpb = try Tools.xpb()
+        let xpb = try Tools.product("xpb")
         let xclip = try Tools.required("xclip", package: "xclip")
         let xsel = try Tools.required("xsel", package: "xsel")
         let directory = FileManager.default.temporaryDirectory
@@ -53,7 +54,7 @@ final class XSession: @unchecked Sendable {
         let server: XvfbServer
         do {
             probe = try Probe.build(into: directory)
-            server = try XvfbServer.start(launcher: probe)
+            server = try XvfbServer.start()
         } catch {
             try? FileManager.default.removeItem(at: directory)
             throw error
