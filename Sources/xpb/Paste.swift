@@ -46,22 +46,8 @@ extension XPB {
                 let reader = SelectionReader(connection: connection, timeout: .milliseconds(Int64(timeout * 1000)))
                 let offered = try offeredTargets(reader, selection)
                 if files { return try pasteFiles(reader, selection, offered) }
-                let plan = try choose(from: offered)
-                if plan.stream {
-                    try reader.convert(selection, to: connection.atom(plan.target)) { bytes in
-                        try writeToStdout(bytes)
-                    }
-                } else {
-                    let (replyType, bytes) = try reader.read(selection, as: connection.atom(plan.target))
-                    let decoded: [UInt8]
-                    do {
-                        decoded = try XTargetCrosswalk.decode(
-                            bytes, target: plan.target, replyType: connection.name(of: replyType) ?? "", to: plan.type)
-                    } catch {
-                        throw CommandFailure("cannot convert \(plan.target) to \(plan.type.identifier): \(error)")
-                    }
-                    try writeToStdout(decoded)
-                }
+                let plan = try PastePlan(typeArgument: type, offered: offered, selectionName: options.selection)
+                try plan.deliver(from: reader, selection) { bytes in try writeToStdout(bytes) }
             }
         }
 
@@ -83,48 +69,6 @@ extension XPB {
                 throw CommandFailure("\(options.selection) holds no local files, only: \(uris.joined(separator: " "))", exitCode: 1)
             }
             try writeToStdout(paths.flatMap { $0 + [UInt8(ascii: "\n")] })
-        }
-
-        /// What to ask the owner for, and whether its bytes go out as they are.
-        private struct Plan {
-            var target: String
-            var type: UTType
-            var stream: Bool
-        }
-
-        /// Targets whose bytes are already what the user gets: streamed, never held whole.
-        private static let utf8TextTargets: Set<String> = ["UTF8_STRING", "text/plain;charset=utf-8"]
-
-        /// Whether the translator would hand the target's bytes over unchanged, so they can stream:
-        /// UTF-8 text targets for plain text, and data types it carries byte for byte. Text in other
-        /// encodings, URLs, files, HTML and colours are converted, so they are read whole first.
-        private static func isPassThrough(_ target: String, as type: UTType) -> Bool {
-            if type == .utf8PlainText || type == .plainText { return utf8TextTargets.contains(target) }
-            if type.conforms(to: .text) || [.url, .fileURL, .x11Color].contains(type) { return false }
-            return XTargetCrosswalk.type(forTarget: target) == type
-        }
-
-        private func choose(from offered: [String]) throws(CommandFailure) -> Plan {
-            let selection = options.selection
-            if let type {
-                // An exact X target name gets that target's bytes untouched, as xclip -t does.
-                if offered.contains(type) {
-                    return Plan(target: type, type: XTargetCrosswalk.type(forTarget: type) ?? .data, stream: true)
-                }
-                let wanted = try TypeArgumentParsing.resolve(type)
-                guard let target = XTargetCrosswalk.bestTarget(for: wanted, among: offered) else {
-                    throw CommandFailure(
-                        "\(selection) does not offer \(type) (it offers: \(offered.joined(separator: ", ")))", exitCode: 1)
-                }
-                return Plan(target: target, type: wanted, stream: Self.isPassThrough(target, as: wanted))
-            }
-            if let target = XTargetCrosswalk.bestTarget(for: .utf8PlainText, among: offered) {
-                return Plan(target: target, type: .utf8PlainText, stream: Self.isPassThrough(target, as: .utf8PlainText))
-            }
-            guard let first = offered.first else {
-                throw CommandFailure("\(selection) offers nothing to paste", exitCode: 1)
-            }
-            return Plan(target: first, type: XTargetCrosswalk.type(forTarget: first) ?? .data, stream: true)
         }
     }
 }

@@ -1,8 +1,5 @@
 import ArgumentParser
-import Dispatch
-import FoundationEssentials
 import Glibc
-import Synchronization
 import UniformTypes
 import X11Pasteboard
 
@@ -70,93 +67,117 @@ extension XPB {
         func run() throws {
             // A command that stops reading its stdin must not kill us; stdout gone ends the watch.
             signal(SIGPIPE, SIG_IGN)
-            let outcome = Mutex<Result<Void, CommandFailure>?>(nil)
-            let done = DispatchSemaphore(value: 0)
-            let watcher = ChangePrinter(
-                names: selectionNames, display: options.display, json: json, count: count, command: command)
-            Task {
-                let result: Result<Void, CommandFailure>
-                do throws(CommandFailure) {
-                    try await watcher.run()
-                    result = .success(())
-                } catch {
-                    result = .failure(error)
-                }
-                outcome.withLock { $0 = result }
-                done.signal()
-            }
-            done.wait()
             try reportingFailures {
-                try outcome.withLock { $0! }.get()
+                let connection = try options.connect()
+                let names = selectionNames
+                let atoms = names.map(connection.atom)
+                let watcher = try SelectionWatcher(connection: connection, selections: atoms)
+                var printer = ChangePrinter(
+                    reader: SelectionReader(connection: connection, timeout: .seconds(2)), json: json, command: command)
+                var seen = 0
+                while count.map({ seen < $0 }) ?? true {
+                    // One thread blocking on the X socket: idle costs nothing, not even a timer.
+                    guard let change = watcher.nextChange(timeout: printer.quietTimeLeft) else {
+                        printer.runPendingCommand()
+                        continue
+                    }
+                    let name = names[atoms.firstIndex(of: change.selection)!]
+                    guard printer.report(change, name: name) else { return }
+                    seen += 1
+                }
+                printer.finish()
             }
         }
     }
 }
 
-/// The work of `xpb watch`: merges the change streams, prints lines and feeds `--exec`.
-private struct ChangePrinter: Sendable {
-    let names: [String]
-    let display: String?
+/// The work of `xpb watch` per change: a line on stdout, and `--exec`.
+private struct ChangePrinter {
+    let reader: SelectionReader
     let json: Bool
-    let count: Int?
     let command: String?
+    private var changeCounts: [XAtom: Int] = [:]
+    /// A PRIMARY change whose command waits for the drag to end.
+    private var pending: (change: OwnerChange, name: String, count: Int, due: ContinuousClock.Instant)?
 
     /// PRIMARY changes once per drag step; `--exec` waits this long for quiet.
     static let primaryQuiet: Duration = .milliseconds(150)
 
-    func run() async throws(CommandFailure) {
-        var pasteboards: [Pasteboard.Name: Pasteboard] = [:]
-        for name in names {
-            pasteboards[Pasteboard.Name(name)] = Pasteboard(name: Pasteboard.Name(name), create: true, displayName: display)!
-        }
-        // Subscribe before anything else, so no change after the start is missed.
-        let (merged, sink) = AsyncStream.makeStream(of: PasteboardChange.self)
-        let forwarders = pasteboards.values.map { pasteboard in
-            let changes = pasteboard.changes
-            return Task {
-                for await change in changes { sink.yield(change) }
-            }
-        }
-        defer { forwarders.forEach { $0.cancel() } }
-        do {
-            // Opens the display now: no display is an error, not a silent wait.
-            _ = try await pasteboards[Pasteboard.Name(names[0])]!.async.changeCount
-        } catch {
-            throw CommandFailure(error)
-        }
-
-        let executor = command.map { CommandRunner(command: $0, pasteboards: pasteboards) }
-        var seen = 0
-        for await change in merged {
-            seen += 1
-            let pasteboard = pasteboards[change.name]!
-            let types = change.kind == .cleared ? [] : ((try? await pasteboard.async.types) ?? [])
-            guard writeLine(line(for: change, types: types)) else { break }
-            if let executor {
-                if change.name == .primary {
-                    executor.runAfterQuiet(change, quiet: Self.primaryQuiet)
-                } else {
-                    executor.run(change)
-                }
-            }
-            if let count, seen >= count { break }
-        }
-        await executor?.finish(waitingForQuiet: Self.primaryQuiet)
+    init(reader: SelectionReader, json: Bool, command: String?) {
+        self.reader = reader
+        self.json = json
+        self.command = command
     }
 
-    private func line(for change: PasteboardChange, types: [String]) -> String {
+    /// How long the watch may wait before a pending command is due; nil when none is.
+    var quietTimeLeft: Duration? {
+        pending.map { max(.zero, ContinuousClock.now.duration(to: $0.due)) }
+    }
+
+    /// Prints the change and runs or schedules its command; false once stdout is closed.
+    mutating func report(_ change: OwnerChange, name: String) -> Bool {
+        let count = changeCounts[change.selection, default: 0] + 1
+        changeCounts[change.selection] = count
+        let cleared = change.owner == .none
+        let types = cleared ? [] : ((try? reader.offeredTypes(of: change.selection)) ?? []).map(\.identifier)
+        guard writeLine(line(for: change, name: name, count: count, types: types)) else { return false }
+        guard command != nil else { return true }
+        if change.selection == .primary {
+            // A drag replaces the pending run; a pending PRIMARY run goes first when another
+            // selection changes, so commands keep the order of the changes.
+            pending = (change, name, count, ContinuousClock.now.advanced(by: Self.primaryQuiet))
+        } else {
+            runPendingCommand()
+            run(change, name: name, count: count)
+        }
+        return true
+    }
+
+    /// Runs the PRIMARY command that waited for quiet.
+    mutating func runPendingCommand() {
+        guard let waiting = pending else { return }
+        pending = nil
+        run(waiting.change, name: waiting.name, count: waiting.count)
+    }
+
+    /// Lets a waiting command run before the watch ends.
+    mutating func finish() {
+        if let left = quietTimeLeft, left > .zero {
+            var pause = timespec(tv_sec: Int(left.components.seconds), tv_nsec: Int(left.components.attoseconds / 1_000_000_000))
+            var rest = timespec()
+            while nanosleep(&pause, &rest) != 0 && errno == EINTR { pause = rest }
+        }
+        runPendingCommand()
+    }
+
+    private func run(_ change: OwnerChange, name: String, count: Int) {
+        guard let command else { return }
+        ShellCommand.run(command, stdin: content(of: change), environment: [
+            "XPB_SELECTION": name, "XPB_CHANGE_COUNT": String(count),
+        ])
+    }
+
+    /// What `xpb paste` would print now: the text, else the first target; nothing when cleared.
+    private func content(of change: OwnerChange) -> [UInt8] {
+        guard change.owner != .none,
+            let offered = try? offeredTargets(reader, change.selection),
+            let plan = try? PastePlan(typeArgument: nil, offered: offered, selectionName: "")
+        else { return [] }
+        var bytes: [UInt8] = []
+        _ = try? plan.deliver(from: reader, change.selection) { bytes.append(contentsOf: $0) }
+        return bytes
+    }
+
+    private func line(for change: OwnerChange, name: String, count: Int, types: [String]) -> String {
+        let cleared = change.owner == .none
         if json {
             let typeList = types.map { JSONValue.quote($0) }.joined(separator: ",")
-            return "{\"changeCount\":\(change.changeCount),\"selection\":\(JSONValue.quote(change.name.rawValue)),"
-                + "\"event\":\"\(change.kind.rawValue)\",\"owner\":\(change.owner.rawValue),\"types\":[\(typeList)]}\n"
+            return "{\"changeCount\":\(count),\"selection\":\(JSONValue.quote(name)),"
+                + "\"event\":\"\(cleared ? "cleared" : "owner-changed")\",\"owner\":\(change.owner.rawValue),\"types\":[\(typeList)]}\n"
         }
-        switch change.kind {
-        case .cleared:
-            return "\(change.name.rawValue) #\(change.changeCount) cleared\n"
-        case .ownerChanged:
-            let offered = types.isEmpty ? "(no types)" : types.joined(separator: ", ")
-            return "\(change.name.rawValue) #\(change.changeCount) owner-changed by \(change.owner): \(offered)\n"
-        }
+        if cleared { return "\(name) #\(count) cleared\n" }
+        let offered = types.isEmpty ? "(no types)" : types.joined(separator: ", ")
+        return "\(name) #\(count) owner-changed by \(change.owner): \(offered)\n"
     }
 
     /// Writes one whole line at once (pipes see complete lines); false once stdout is closed.
@@ -166,105 +187,19 @@ private struct ChangePrinter: Sendable {
     }
 }
 
-/// Runs `--exec` commands one at a time, in the order of the changes.
-private final class CommandRunner: Sendable {
-    private let command: String
-    private let pasteboards: [Pasteboard.Name: Pasteboard]
-    private let requests: AsyncStream<PasteboardChange>.Continuation
-    private let worker: Task<Void, Never>
-    /// Bumped per PRIMARY change: a delayed run goes ahead only if no newer change came.
-    private let primaryGeneration = Mutex<UInt64>(0)
-    private let pendingQuiet = Mutex(0)
-
-    init(command: String, pasteboards: [Pasteboard.Name: Pasteboard]) {
-        self.command = command
-        self.pasteboards = pasteboards
-        let (stream, continuation) = AsyncStream.makeStream(of: PasteboardChange.self)
-        requests = continuation
-        worker = Task { [pasteboards] in
-            for await change in stream {
-                let content = await Self.content(of: pasteboards[change.name]!, cleared: change.kind == .cleared)
-                await ShellCommand.run(command, stdin: content, environment: [
-                    "XPB_SELECTION": change.name.rawValue, "XPB_CHANGE_COUNT": String(change.changeCount),
-                ])
-            }
-        }
-    }
-
-    func run(_ change: PasteboardChange) { requests.yield(change) }
-
-    /// Runs for `change` once no newer change of the same kind came for `quiet`.
-    func runAfterQuiet(_ change: PasteboardChange, quiet: Duration) {
-        let generation = primaryGeneration.withLock { value in
-            value += 1
-            return value
-        }
-        pendingQuiet.withLock { $0 += 1 }
-        Task {
-            try? await Task.sleep(for: quiet)
-            if primaryGeneration.withLock({ $0 }) == generation { requests.yield(change) }
-            pendingQuiet.withLock { $0 -= 1 }
-        }
-    }
-
-    /// Lets delayed runs happen, then waits for every command to finish.
-    func finish(waitingForQuiet quiet: Duration) async {
-        while pendingQuiet.withLock({ $0 }) > 0 { try? await Task.sleep(for: quiet / 3) }
-        requests.finish()
-        await worker.value
-    }
-
-    /// What `xpb paste` would print: the text, else the first type offered; nothing when cleared.
-    private static func content(of pasteboard: Pasteboard, cleared: Bool) async -> [UInt8] {
-        guard !cleared else { return [] }
-        if (try? await pasteboard.async.hasStrings) == true, let text = try? await pasteboard.async.string {
-            return Array(text.utf8)
-        }
-        guard let first = try? await pasteboard.async.types.first,
-            let data = try? await pasteboard.async.data(forPasteboardType: first)
-        else { return [] }
-        return Array(data)
-    }
-}
-
-/// `/bin/sh -c CMD` with bytes on its stdin, waited for on a thread of its own (waitpid blocks,
-/// and the cooperative pool must not).
+/// `/bin/sh -c CMD` with bytes on its stdin, waited for before the watch goes on, so commands
+/// run one at a time in the order of the changes.
 private enum ShellCommand {
-    static func run(_ command: String, stdin: [UInt8], environment: [String: String]) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let job = Job(command: command, stdin: stdin, environment: environment) { continuation.resume() }
-            let context = Unmanaged.passRetained(job).toOpaque()
-            var thread = pthread_t()
-            let started = pthread_create(&thread, nil, { context in
-                let job = Unmanaged<Job>.fromOpaque(context!).takeRetainedValue()
-                job.execute()
-                return nil
-            }, context)
-            if started == 0 {
-                pthread_detach(thread)
-            } else {
-                Unmanaged<Job>.fromOpaque(context).release()
-                StandardError.write("xpb: cannot run --exec: \(String(cString: strerror(started)))\n")
-                continuation.resume()
-            }
-        }
+    static func run(_ command: String, stdin: [UInt8], environment: [String: String]) {
+        Job(command: command, stdin: stdin, environment: environment).execute()
     }
 
-    private final class Job: @unchecked Sendable {
+    private struct Job {
         let command: String
         let stdin: [UInt8]
         let environment: [String: String]
-        let done: () -> Void
-
-        init(command: String, stdin: [UInt8], environment: [String: String], done: @escaping () -> Void) {
-            self.command = command
-            self.stdin = stdin
-            self.environment = environment
-            self.done = done
-        }
 
         func execute() {
-            defer { done() }
             var descriptors: [Int32] = [-1, -1]
             guard pipe(&descriptors) == 0 else {
                 StandardError.write("xpb: cannot run --exec: \(String(cString: strerror(errno)))\n")
