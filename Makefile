@@ -15,7 +15,7 @@ build:
 	swift build
 
 release:
-	swift build -c release
+	swift build -c release --static-swift-stdlib
 
 test: deps
 	swift test

@@ -40,6 +40,7 @@ extension XPB {
         }
 
         func run() throws {
+            MemoryTuning.keepFreedMemoryForReuse()
             try reportingFailures {
                 let connection = try options.connect()
                 let selection = connection.atom(options.selection)
