@@ -7,11 +7,16 @@
 /// encoding); `org.x.color` holds the 8-byte `application/x-color` payload; everything else is
 /// carried byte for byte under its MIME type.
 public enum XTargetCrosswalk {
-    /// Targets that belong to the selection protocol, never to content (filtered from listings).
-    public static let protocolTargets: Set<String> = [
+    /// Targets that belong to the selection protocol, never to content (filtered from listings),
+    /// as a list: building a `Set` costs a process its first conformance search, which a
+    /// one-shot `xpb paste` notices.
+    public static let protocolTargetNames = [
         "TARGETS", "TIMESTAMP", "MULTIPLE", "SAVE_TARGETS", "DELETE", "INCR", "ATOM_PAIR",
         "INSERT_SELECTION", "INSERT_PROPERTY", "LENGTH", "TARGET_SIZES",
     ]
+
+    /// `protocolTargetNames` as a set.
+    public static let protocolTargets = Set(protocolTargetNames)
 
     /// The text targets, in the order that works with every surveyed client: UTF-8 first, Latin-1
     /// for ICCCM-only readers, `TEXT` for Xt, plain `text/plain` last since GTK reads it as Latin-1.

@@ -25,18 +25,23 @@ struct CommandFailure: Error {
     }
 }
 
+extension CommandFailure {
+    /// Prints the `xpb: …` line and returns the exit code.
+    func report() -> Int32 {
+        StandardError.write("xpb: \(message)\n")
+        return exitCode
+    }
+}
+
 extension ParsableCommand {
-    /// Runs `body`, printing a `CommandFailure` the way users expect and exiting with its code.
+    /// Runs `body`, printing a failure the way users expect and exiting with its code.
     func reportingFailures(_ body: () throws -> Void) throws {
         do {
             try body()
         } catch let failure as CommandFailure {
-            StandardError.write("xpb: \(failure.message)\n")
-            throw ExitCode(failure.exitCode)
+            throw ExitCode(failure.report())
         } catch let error as PasteboardError {
-            let failure = CommandFailure(error)
-            StandardError.write("xpb: \(failure.message)\n")
-            throw ExitCode(failure.exitCode)
+            throw ExitCode(CommandFailure(error).report())
         }
     }
 }

@@ -37,6 +37,11 @@ struct GlobalOptions: ParsableArguments {
 
     /// Opens the display, turning failure into the one-line error users see.
     func connect() throws(CommandFailure) -> XConnection {
+        try Self.connect(display: display)
+    }
+
+    /// Opens `display` (nil: `$DISPLAY`), turning failure into the one-line error users see.
+    static func connect(display: String?) throws(CommandFailure) -> XConnection {
         do {
             return try XConnection(displayName: display)
         } catch {

@@ -40,36 +40,11 @@ extension XPB {
         }
 
         func run() throws {
-            MemoryTuning.keepFreedMemoryForReuse()
             try reportingFailures {
-                let connection = try options.connect()
-                let selection = connection.atom(options.selection)
-                let reader = SelectionReader(connection: connection, timeout: .milliseconds(Int64(timeout * 1000)))
-                let offered = try offeredTargets(reader, selection)
-                if files { return try pasteFiles(reader, selection, offered) }
-                let plan = try PastePlan(typeArgument: type, offered: offered, selectionName: options.selection)
-                try plan.deliver(from: reader, selection) { bytes in try writeToStdout(bytes) }
+                try PasteRequest(
+                    display: options.display, selection: options.selection, type: type, files: files, timeout: timeout
+                ).run()
             }
-        }
-
-        /// `--files`: the local paths of a file manager's copy, from `x-special/gnome-copied-files`
-        /// or `text/uri-list`, one per line.
-        private func pasteFiles(_ reader: SelectionReader, _ selection: XAtom, _ offered: [String]) throws {
-            guard let target = XTargetCrosswalk.bestTarget(for: .fileURL, among: offered) else {
-                throw CommandFailure("\(options.selection) holds no files (it offers: \(offered.joined(separator: ", ")))", exitCode: 1)
-            }
-            let (replyType, bytes) = try reader.read(selection, as: reader.connection.atom(target))
-            let uris: [String]
-            do {
-                uris = try XTargetCrosswalk.decodeURIs(bytes, target: target, replyType: reader.connection.name(of: replyType) ?? "")
-            } catch {
-                throw CommandFailure("cannot read the file list in \(target): \(error)", exitCode: 1)
-            }
-            let paths = uris.compactMap(FileURL.pathBytes(fromURI:))
-            guard !paths.isEmpty else {
-                throw CommandFailure("\(options.selection) holds no local files, only: \(uris.joined(separator: " "))", exitCode: 1)
-            }
-            try writeToStdout(paths.flatMap { $0 + [UInt8(ascii: "\n")] })
         }
     }
 }
@@ -79,8 +54,10 @@ func offeredTargets(_ reader: SelectionReader, _ selection: XAtom) throws(Comman
     do {
         let atoms = try reader.targets(of: selection)
         let names = reader.connection.names(of: atoms).compactMap { $0 }
-        var seen = Set<String>()
-        return names.filter { !XTargetCrosswalk.protocolTargets.contains($0) && seen.insert($0).inserted }
+        // Arrays, not sets: the everyday paste stays clear of the runtime's conformance search.
+        var kept: [String] = []
+        for name in names where !XTargetCrosswalk.protocolTargetNames.contains(name) && !kept.contains(name) { kept.append(name) }
+        return kept
     } catch where error.code == .targetNotOffered {
         // Owners that refuse TARGETS still tend to convert to text (ICCCM predates TARGETS use).
         return ["UTF8_STRING", "STRING"]

@@ -6,13 +6,12 @@ import X11Pasteboard
 struct PastePlan {
     /// The target to convert to.
     var target: String
-    /// What the user gets it as.
-    var type: UTType
-    /// Whether the bytes go out as they arrive (nothing held whole) or are converted first.
-    var streams: Bool
+    /// The type to convert the bytes to; nil when they go out as they arrive (nothing is held
+    /// whole, and the type table is never loaded: the everyday text paste stays fast).
+    var decodeAs: UTType?
 
-    /// Targets whose bytes are already what the user gets.
-    private static let utf8TextTargets: Set<String> = ["UTF8_STRING", "text/plain;charset=utf-8"]
+    /// Targets whose bytes are already what the user gets for text.
+    private static let utf8TextTargets = ["UTF8_STRING", "text/plain;charset=utf-8"]
 
     /// Chooses among the owner's targets: the one `typeArgument` names (an exact target name
     /// gives its bytes untouched, as `xclip -t` does), else the best text, else the first target.
@@ -21,7 +20,7 @@ struct PastePlan {
     init(typeArgument: String?, offered: [String], selectionName: String) throws(CommandFailure) {
         if let typeArgument {
             if offered.contains(typeArgument) {
-                self.init(target: typeArgument, type: XTargetCrosswalk.type(forTarget: typeArgument) ?? .data, streams: true)
+                self.init(target: typeArgument, decodeAs: nil)
                 return
             }
             let wanted = try TypeArgumentParsing.resolve(typeArgument)
@@ -29,20 +28,22 @@ struct PastePlan {
                 throw CommandFailure(
                     "\(selectionName) does not offer \(typeArgument) (it offers: \(offered.joined(separator: ", ")))", exitCode: 1)
             }
-            self.init(target: target, type: wanted, streams: Self.isPassThrough(target, as: wanted))
+            self.init(target: target, decodeAs: Self.isPassThrough(target, as: wanted) ? nil : wanted)
+        } else if let exact = XTargetCrosswalk.textReadTargets.first(where: offered.contains) {
+            self.init(target: exact, decodeAs: Self.utf8TextTargets.contains(exact) ? nil : .utf8PlainText)
         } else if let target = XTargetCrosswalk.bestTarget(for: .utf8PlainText, among: offered) {
-            self.init(target: target, type: .utf8PlainText, streams: Self.isPassThrough(target, as: .utf8PlainText))
+            // Text under another spelling (`text/plain;charset=UTF-8`): the translator decides.
+            self.init(target: target, decodeAs: .utf8PlainText)
         } else if let first = offered.first {
-            self.init(target: first, type: XTargetCrosswalk.type(forTarget: first) ?? .data, streams: true)
+            self.init(target: first, decodeAs: nil)
         } else {
             throw CommandFailure("\(selectionName) offers nothing to paste", exitCode: 1)
         }
     }
 
-    private init(target: String, type: UTType, streams: Bool) {
+    private init(target: String, decodeAs: UTType?) {
         self.target = target
-        self.type = type
-        self.streams = streams
+        self.decodeAs = decodeAs
     }
 
     /// Whether the translator would hand the target's bytes over unchanged, so they can stream:
@@ -60,7 +61,7 @@ struct PastePlan {
     ) throws(CommandFailure) {
         let connection = reader.connection
         do {
-            if streams {
+            guard let type = decodeAs else {
                 try reader.convert(selection, to: connection.atom(target)) { bytes in try sink(bytes) }
                 return
             }

@@ -1,7 +1,6 @@
 import ArgumentParser
 
 /// The `xpb` command: copy, paste and inspect X selections from the shell.
-@main
 struct XPB: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "xpb",

@@ -10,6 +10,8 @@ public struct SelectionReader {
     public init(connection: XConnection, timeout: Duration = .seconds(5)) {
         self.connection = connection
         self.timeout = timeout
+        // One round trip for the atoms every read needs, instead of one each on first use.
+        _ = connection.atoms(["TARGETS", "INCR", connection.conversionPropertyName()])
     }
 
     /// The targets the owner of `selection` says it converts to (its `TARGETS` answer).
@@ -38,9 +40,6 @@ public struct SelectionReader {
     public func convert(
         _ selection: XAtom, to target: XAtom, into sink: (UnsafeRawBufferPointer) throws -> Void
     ) throws(PasteboardError) -> XAtom {
-        if connection.owner(of: selection) == .none {
-            throw PasteboardError(.noOwner, "nothing owns \(describe(selection))")
-        }
         let property = connection.conversionProperty()
         connection.deleteProperty(on: connection.window, property)
         connection.convertSelection(selection, to: target, property: property, time: .current)
@@ -48,6 +47,11 @@ public struct SelectionReader {
 
         let notify = try waitForNotify(selection: selection, target: target)
         if notify.property == .none {
+            // The server itself refuses for a selection nobody owns; asking only now saves a
+            // round trip on every successful paste.
+            if connection.owner(of: selection) == .none {
+                throw PasteboardError(.noOwner, "nothing owns \(describe(selection))")
+            }
             throw PasteboardError(.targetNotOffered, "the owner of \(describe(selection)) refused to convert it to \(describe(target))")
         }
         // Obsolete owners may answer in another property than the one we asked for.

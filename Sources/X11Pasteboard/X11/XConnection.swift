@@ -20,9 +20,12 @@ public final class XConnection {
     /// must keep this one.
     public let fileDescriptor: Int32
     private(set) var xfixesEventBase: Int32?
-    private var atomsByName: [String: XAtom] = [:]
-    private var namesByAtom: [XAtom: String] = [:]
-    private let timestampProperty: XAtom
+    /// The atoms this connection knows by name. A connection meets a few dozen, so a list does;
+    /// a dictionary made the runtime search its conformance tables for `Hashable` on the first
+    /// use, which was a third of a small paste's work.
+    private var knownAtoms = AtomNameCache()
+    /// The property whose zero-length appends give us server timestamps; interned when first needed.
+    private var timestampProperty: XAtom { atom("_XPB_TIMESTAMP") }
     private var conversionGeneration = 0
 
     /// A descriptor polled together with the X socket so that another thread can wake the
@@ -73,19 +76,21 @@ public final class XConnection {
         var maxRequest = XExtendedMaxRequestSize(display)
         if maxRequest == 0 { maxRequest = XMaxRequestSize(display) }
         self.maxPropertyBytes = max(4096, Int(maxRequest) * 4 - 28)
+    }
 
-        self.timestampProperty = XAtom(rawValue: XInternAtom(display, "_XPB_TIMESTAMP", 0))
-
+    /// XFixes is negotiated on first use: a paste never needs it, and QueryExtension and
+    /// QueryVersion are two round trips of its start-up.
+    private func negotiateXFixes() -> Int32? {
+        if let xfixesEventBase { return xfixesEventBase }
         var eventBase: Int32 = 0
         var errorBase: Int32 = 0
-        if XFixesQueryExtension(display, &eventBase, &errorBase) != 0 {
-            var major: Int32 = 5
-            var minor: Int32 = 0
-            // Every XFixes request but QueryVersion is BadRequest until the version is negotiated.
-            if XFixesQueryVersion(display, &major, &minor) != 0 {
-                xfixesEventBase = eventBase
-            }
-        }
+        guard XFixesQueryExtension(display, &eventBase, &errorBase) != 0 else { return nil }
+        var major: Int32 = 5
+        var minor: Int32 = 0
+        // Every XFixes request but QueryVersion is BadRequest until the version is negotiated.
+        guard XFixesQueryVersion(display, &major, &minor) != 0 else { return nil }
+        xfixesEventBase = eventBase
+        return eventBase
     }
 
     deinit {
@@ -98,29 +103,27 @@ public final class XConnection {
     ///
     /// The corresponding Xlib function is `XInternAtom`.
     public func atom(_ name: String) -> XAtom {
-        if let cached = atomsByName[name] { return cached }
-        let atom = XAtom(rawValue: XInternAtom(display, name, 0))
-        atomsByName[name] = atom
-        namesByAtom[atom] = name
-        return atom
+        if let cached = knownAtoms.atom(named: name) { return XAtom(rawValue: cached) }
+        let atom = XInternAtom(display, name, 0)
+        knownAtoms.add(name, atom)
+        return XAtom(rawValue: atom)
     }
 
     /// Interns several atoms in one round trip.
     ///
     /// The corresponding Xlib function is `XInternAtoms`.
     public func atoms(_ names: [String]) -> [XAtom] {
-        let missing = names.filter { atomsByName[$0] == nil }
+        let missing = names.filter { knownAtoms.atom(named: $0) == nil }
         if !missing.isEmpty {
             var cStrings = missing.map { strdup($0) }
             defer { cStrings.forEach { free($0) } }
             var values = [Atom](repeating: 0, count: missing.count)
             _ = XInternAtoms(display, &cStrings, Int32(missing.count), 0, &values)
             for (name, value) in zip(missing, values) {
-                atomsByName[name] = XAtom(rawValue: value)
-                namesByAtom[XAtom(rawValue: value)] = name
+                knownAtoms.add(name, value)
             }
         }
-        return names.map { atomsByName[$0]! }
+        return names.map { XAtom(rawValue: knownAtoms.atom(named: $0)!) }
     }
 
     /// The name of `atom`, or nil when the server knows no such atom.
@@ -128,15 +131,14 @@ public final class XConnection {
     /// The corresponding Xlib function is `XGetAtomName`.
     public func name(of atom: XAtom) -> String? {
         if atom == .none { return nil }
-        if let cached = namesByAtom[atom] { return cached }
+        if let cached = knownAtoms.name(of: atom.rawValue) { return cached }
         guard let cName = XGetAtomName(display, atom.rawValue) else {
             _ = takeErrors()  // BadAtom from a peer's bogus TARGETS entry
             return nil
         }
         defer { XFree(cName) }
         let name = String(cString: cName)
-        namesByAtom[atom] = name
-        atomsByName[name] = atom
+        knownAtoms.add(name, atom.rawValue)
         return name
     }
 
@@ -144,25 +146,26 @@ public final class XConnection {
     ///
     /// The corresponding Xlib function is `XGetAtomNames`.
     public func names(of atoms: [XAtom]) -> [String?] {
-        let missing = Array(Set(atoms.filter { $0 != .none && namesByAtom[$0] == nil }))
+        var missing: [UInt] = []
+        for atom in atoms where atom != .none && knownAtoms.name(of: atom.rawValue) == nil && !missing.contains(atom.rawValue) {
+            missing.append(atom.rawValue)
+        }
         if !missing.isEmpty {
-            var values = missing.map { $0.rawValue }
             var cNames = [UnsafeMutablePointer<CChar>?](repeating: nil, count: missing.count)
-            if XGetAtomNames(display, &values, Int32(missing.count), &cNames) != 0 {
+            if XGetAtomNames(display, &missing, Int32(missing.count), &cNames) != 0 {
                 for (atom, cName) in zip(missing, cNames) {
                     guard let cName else { continue }
                     let name = String(cString: cName)
-                    namesByAtom[atom] = name
-                    atomsByName[name] = atom
+                    knownAtoms.add(name, atom)
                     XFree(cName)
                 }
             } else {
                 // One bad atom fails the batch: fall back to asking one at a time.
                 _ = takeErrors()
-                for atom in missing { _ = name(of: atom) }
+                for atom in missing { _ = name(of: XAtom(rawValue: atom)) }
             }
         }
-        return atoms.map { namesByAtom[$0] }
+        return atoms.map { knownAtoms.name(of: $0.rawValue) }
     }
 
     // MARK: Selections
@@ -215,7 +218,7 @@ public final class XConnection {
     /// - Throws: `.missingExtension` when the server has no XFixes.
     /// The corresponding Xlib function is `XFixesSelectSelectionInput`.
     func watchOwnerChanges(of selection: XAtom) throws(PasteboardError) {
-        guard xfixesEventBase != nil else {
+        guard negotiateXFixes() != nil else {
             throw PasteboardError(.missingExtension, "the X server \"\(displayName)\" has no XFixes extension")
         }
         let mask = UInt(XFixesSetSelectionOwnerNotifyMask | XFixesSelectionWindowDestroyNotifyMask
@@ -304,7 +307,11 @@ public final class XConnection {
     /// The property our conversions land in. One at a time per connection, so one name serves
     /// until a conversion times out.
     func conversionProperty() -> XAtom {
-        atom("_XPB_SELECTION_\(conversionGeneration)")
+        atom(conversionPropertyName())
+    }
+
+    func conversionPropertyName() -> String {
+        "_XPB_SELECTION_\(conversionGeneration)"
     }
 
     /// Moves on to a fresh property name after a timeout, so that a late answer to the abandoned
