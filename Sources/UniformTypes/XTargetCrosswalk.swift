@@ -45,12 +45,7 @@ public enum XTargetCrosswalk {
         case .vCard: return ["text/vcard", "text/x-vcard"]
         default: break
         }
-        if case .dynamic(let payload, _) = type.kind {
-            if payload.tagClass == UTTagClass.mimeType.rawValue || payload.tagClass == UTTagClass.xAtom.rawValue {
-                return [payload.tag]
-            }
-            return [type.identifier]
-        }
+        if let targets = dynamicTargets(of: type) { return targets }
         guard let declaration = type.declaration else { return [type.identifier] }
         if declaration.mimeTypes.isEmpty {
             return declaration.atoms.isEmpty ? [type.identifier] : declaration.atoms
@@ -59,6 +54,16 @@ public enum XTargetCrosswalk {
         // only for reading, so offer just the preferred name.
         let names = [UTType.rtf, UTType.xml].contains(type) ? declaration.mimeTypes : [declaration.mimeTypes[0]]
         return names + declaration.atoms + (type.conforms(to: .plainText) ? textOfferTargets : [])
+    }
+
+    /// A dynamic type travels under the tag it was made from (a MIME type or an atom name), else
+    /// under its own identifier, which only another xpb understands; nil for declared types.
+    private static func dynamicTargets(of type: UTType) -> [String]? {
+        guard case .dynamic(let payload, _) = type.kind else { return nil }
+        if payload.tagClass == UTTagClass.mimeType.rawValue || payload.tagClass == UTTagClass.xAtom.rawValue {
+            return [payload.tag]
+        }
+        return [type.identifier]
     }
 
     /// The targets to try, best first, when reading `type` from an owner. Match them against the
@@ -71,12 +76,7 @@ public enum XTargetCrosswalk {
         case .html: return ["text/html", "text/html;charset=utf-8"]
         default: break
         }
-        if case .dynamic(let payload, _) = type.kind {
-            if payload.tagClass == UTTagClass.mimeType.rawValue || payload.tagClass == UTTagClass.xAtom.rawValue {
-                return [payload.tag]
-            }
-            return [type.identifier]
-        }
+        if let targets = dynamicTargets(of: type) { return targets }
         guard let declaration = type.declaration else { return [type.identifier] }
         let targets = declaration.mimeTypes.filter { !$0.contains("\"") } + declaration.atoms
         return targets.isEmpty ? [type.identifier] : targets
