@@ -96,6 +96,7 @@ extension XPB {
                 let data = try FileDescriptorIO.readFile(file ?? "-")
                 let type = try mainType.map { (name) throws(CommandFailure) in try TypeArgumentParsing.resolve(name) }
                     ?? ContentSniffer.sniff(data)
+                try requireConvertible(data, as: type, from: file ?? "stdin")
                 result.append((type, data))
             }
             for spec in extra {
@@ -103,7 +104,9 @@ extension XPB {
                 let name = String(spec[..<separator])
                 let path = String(spec[spec.index(after: separator)...])
                 guard !path.isEmpty else { throw CommandFailure("-t \(spec): the file after = is missing") }
-                result.append((try TypeArgumentParsing.resolve(name), try FileDescriptorIO.readFile(path)))
+                let (type, data) = (try TypeArgumentParsing.resolve(name), try FileDescriptorIO.readFile(path))
+                try requireConvertible(data, as: type, from: path)
+                result.append((type, data))
             }
             return result
         }
@@ -111,6 +114,15 @@ extension XPB {
 }
 
 extension XPB.Copy {
+    /// Data that its type cannot carry (bytes that are not UTF-8 named as text, a URL list with no
+    /// URL) is refused here with a message, rather than offered under targets that then fail.
+    fileprivate func requireConvertible(_ data: [UInt8], as type: UTType, from source: String) throws(CommandFailure) {
+        guard let first = XTargetCrosswalk.offeredTargets(for: type).first,
+            XTargetCrosswalk.encode(data, of: type, asTarget: first) == nil
+        else { return }
+        throw CommandFailure("the data from \(source) is not valid \(type.localizedDescription ?? type.identifier); drop -t to have its type sniffed")
+    }
+
     /// The `file://` URIs of `--files`, one per line, as the translator's file-URL representation
     /// wants them; every path must exist, so a typo fails here rather than in the file manager.
     fileprivate func fileURIList() throws(CommandFailure) -> [UInt8] {

@@ -135,4 +135,15 @@ struct ConversionTests {
         expectOutput(try await x.xpb(["paste", "-t", mime]), bytes)
         expectSuccess(try await x.xpb(["clear"]))
     }
+
+    @Test("copy refuses data its -t type cannot carry, with one line and nothing owned", arguments: [
+        ("text/plain", Samples.binary(count: 64)),
+        ("org.x.color", Data("abc".utf8)),
+    ])
+    func copyRefusesUnconvertibleData(type: String, bytes: Data) async throws {
+        let x = try XSession.require()
+        expectSuccess(try await x.xpb(["clear"]))
+        expectXpbError(try await x.xpb(["copy", "-t", type], stdin: .bytes(bytes)), status: 2)
+        #expect(try await x.owner("CLIPBOARD") == 0)
+    }
 }

@@ -4,6 +4,9 @@ extension SelectionContent {
     /// The X target that marks content as a secret for clipboard managers and history tools.
     public static let passwordManagerHintTarget = "x-kde-passwordManagerHint"
 
+    /// Representations up to this size are converted to every target up front.
+    static let eagerConversionLimit = 1 << 20
+
     /// Offers each representation under every target the crosswalk names for its type, in order;
     /// when two representations would offer the same target, the first one serves it.
     ///
@@ -15,12 +18,21 @@ extension SelectionContent {
         var seen = Set<String>()
         var entries: [Entry] = []
         for (type, data) in representations {
-            for target in XTargetCrosswalk.offeredTargets(for: type) where seen.insert(target).inserted {
-                entries.append(Entry(target: target) {
-                    XTargetCrosswalk.encode(data, of: type, asTarget: target).map {
-                        ServedValue(bytes: $0.bytes, type: $0.replyType, format: $0.format)
-                    }
-                })
+            for target in XTargetCrosswalk.offeredTargets(for: type) where !seen.contains(target) {
+                if data.count <= Self.eagerConversionLimit {
+                    // Small data is converted now, so TARGETS lists only targets that convert.
+                    guard let encoded = XTargetCrosswalk.encode(data, of: type, asTarget: target) else { continue }
+                    let value = ServedValue(bytes: encoded.bytes, type: encoded.replyType, format: encoded.format)
+                    entries.append(Entry(target: target, value: value))
+                } else {
+                    // Large data is converted on request: a 1 GiB text is not copied five times up front.
+                    entries.append(Entry(target: target) {
+                        XTargetCrosswalk.encode(data, of: type, asTarget: target).map {
+                            ServedValue(bytes: $0.bytes, type: $0.replyType, format: $0.format)
+                        }
+                    })
+                }
+                seen.insert(target)
             }
         }
         if isSensitive {
