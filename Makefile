@@ -16,11 +16,12 @@ build:
 
 # A fully static xpb: the dynamic loader's relocations were two thirds of a small paste's
 # start-up. Debian ships static X libraries; libbsd and libmd are libXdmcp's dependencies.
+# The linker warns that getaddrinfo in a static binary needs this glibc's NSS modules at run
+# time: true for a binary built where it runs, and only TCP displays (host:0) use it.
 STATIC = -Xswiftc -static-executable $(foreach l,xcb Xau Xdmcp bsd md,-Xlinker -l$(l))
 
 release:
-	swift build -c release $(STATIC) 2>&1 | grep -v "statically linked applications requires at runtime" || true
-	@test -x .build/release/xpb
+	swift build -c release $(STATIC)
 
 test: deps
 	swift test
