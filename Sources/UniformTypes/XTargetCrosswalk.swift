@@ -292,7 +292,7 @@ public enum XTargetCrosswalk {
 
     /// ICCCM `STRING`: Latin-1, LF line ends, no controls but TAB and LF, `?` for the rest.
     private static func latin1(_ utf8: [UInt8]) -> [UInt8] {
-        TextEncoding.utf8ToLatin1(TextEncoding.normalizingNewlines(utf8)).filter { $0 >= 0x20 || $0 == 0x09 || $0 == 0x0A }
+        TextEncoding.utf8ToICCCMString(utf8)
     }
 
     private enum Encoding { case utf8, latin1, compound, utf16, guess }
