@@ -67,6 +67,9 @@ public final class SelectionOwner {
         var property: XAtom
         var type: XAtom
         var deadline: Deadline
+        /// The serial of the transfer's first request: errors from before it concern a window
+        /// that had the same id earlier (servers reuse the ids of clients that left).
+        var firstSerial: UInt
     }
 
     /// Prepares to serve `content` as `selection`; nothing happens on the server until `acquire()`.
@@ -159,7 +162,9 @@ public final class SelectionOwner {
         case let .destroyNotify(window):
             let dead = transfers.keys.filter { $0.requestor == window }
             guard !dead.isEmpty else { return false }
-            dead.forEach { finish($0, completed: false) }
+            // The window is gone: no request to it (unwatching it would only earn a BadWindow).
+            dead.forEach { transfers[$0] = nil }
+            watchedRequestors[window] = nil
             return true
         default:
             return false
@@ -248,10 +253,11 @@ public final class SelectionOwner {
 
     private func startIncremental(_ value: ServedValue, type: XAtom, for requestor: XWindow, property: XAtom) {
         let key = TransferKey(requestor: requestor, property: property)
+        let firstSerial = connection.nextRequestSerial()
         watch(requestor)
         transfers[key] = Transfer(
             send: IncrementalSend(value: value, chunkSize: chunkSize), property: property, type: type,
-            deadline: .after(configuration.transferTimeout))
+            deadline: .after(configuration.transferTimeout), firstSerial: firstSerial)
         // The INCR value is a lower bound on the size (ICCCM §2.7.2), clamped to 32 bits.
         connection.changeProperty32(
             on: requestor, property, type: protocolTargets.incr, values: [UInt(min(value.bytes.count, Int(UInt32.max)))])
@@ -305,8 +311,9 @@ public final class SelectionOwner {
     private func dropFailedTransfers() {
         let errors = connection.takeErrors()
         guard !errors.isEmpty, !transfers.isEmpty else { return }
-        let badWindows = Set(errors.filter { $0.errorCode == XProtocolError.badWindow }.map { XWindow(rawValue: $0.resourceID) })
-        for key in transfers.keys where badWindows.contains(key.requestor) {
+        let badWindows = errors.filter { $0.errorCode == XProtocolError.badWindow }
+        for (key, transfer) in transfers
+        where badWindows.contains(where: { $0.resourceID == key.requestor.rawValue && $0.serial >= transfer.firstSerial }) {
             transfers[key] = nil
             watchedRequestors[key.requestor] = nil
         }

@@ -332,6 +332,15 @@ public final class XConnection {
     /// The corresponding Xlib function is `XSync`.
     func sync() { XSync(display, 0) }
 
+    /// The serial number the next request will carry: errors name the serial of the request that
+    /// failed, so a transfer can tell its own failures from stale ones about a window id that
+    /// the server has since handed to another client.
+    ///
+    /// The corresponding Xlib function is `XNextRequest`.
+    func nextRequestSerial() -> UInt {
+        XNextRequest(display)
+    }
+
     /// Removes and returns the protocol errors reported on this connection since the last call.
     func takeErrors() -> [XProtocolError] {
         XErrorTrap.drain(display: UInt(bitPattern: display))

@@ -9,6 +9,9 @@ import XTestSupport
 ///     probe time                      the current server time
 ///     probe convert SEL TARGET        convert once; prints the reply; exit 2 = refused, 3 = timeout
 ///     probe multiple SEL              MULTIPLE with [UTF8_STRING→P1, XPB_PROBE_BOGUS_TARGET→P2, STRING→P3]
+///     probe incr SEL TARGET abandon   start an INCR transfer, take the first chunk, exit without a word
+///     probe incr SEL TARGET steal     after the first chunk take SEL away from its owner, then read
+///                                     on; prints "received N fnv H" (FNV-1a 64 of the bytes)
 enum Probe {
     static func build(into directory: URL) throws -> String {
         let compiler = try Tools.required("cc", package: "gcc (and libx11-dev)")
@@ -245,6 +248,44 @@ static int convert(Atom sel, Atom target, Atom prop, XEvent *notify) {
     return 1;
 }
 
+/* Waits for PropertyNotify(NewValue) of `prop` on our window; 1 when it came. */
+static int wait_new_value(Atom prop, int timeout_ms) {
+    long deadline = now_ms() + timeout_ms;
+    for (;;) {
+        XEvent ev;
+        if (!wait_event(PropertyNotify, &ev, (int)(deadline - now_ms()))) return 0;
+        if (ev.xproperty.atom == prop && ev.xproperty.state == PropertyNewValue) return 1;
+    }
+}
+
+/* A requestor that misbehaves in the ways ICCCM owners must survive (see the usage above). */
+static int incr_requestor(Atom sel, Atom target, const char *how) {
+    Atom prop = atom("XPB_PROBE_INCR"), type; int format; unsigned long items, after; unsigned char *data = NULL;
+    XEvent ev;
+    XDeleteProperty(dpy, win, prop);
+    if (!convert(sel, target, prop, &ev)) return 3;
+    if (ev.xselection.property == None) { printf("refused\n"); return 2; }
+    XGetWindowProperty(dpy, win, prop, 0, 0x7fffffff, True, AnyPropertyType, &type, &format, &items, &after, &data);
+    if (data) XFree(data);
+    if (type != atom("INCR")) { printf("not-incr %s\n", name_of(type)); return 4; }
+    if (!wait_new_value(prop, 5000)) { printf("timeout first chunk\n"); return 3; }
+    if (!strcmp(how, "abandon")) { printf("abandoned\n"); fflush(stdout); _exit(0); }
+    Window thief = XCreateSimpleWindow(dpy, DefaultRootWindow(dpy), 0, 0, 1, 1, 0, 0, 0);
+    XSetSelectionOwner(dpy, sel, thief, CurrentTime);
+    XSync(dpy, False);
+    unsigned long long total = 0, hash = 1469598103934665603ULL;
+    for (;;) {
+        XGetWindowProperty(dpy, win, prop, 0, 0x7fffffff, True, AnyPropertyType, &type, &format, &items, &after, &data);
+        for (unsigned long i = 0; i < items; i++) { hash ^= data[i]; hash *= 1099511628211ULL; }
+        total += items;
+        if (data) XFree(data);
+        if (items == 0) break;
+        if (!wait_new_value(prop, 5000)) { printf("timeout after %llu\n", total); return 3; }
+    }
+    printf("received %llu fnv %llx\n", total, hash);
+    return 0;
+}
+
 /* `probe run CMD ARG...`: runs CMD as a child with every descriptor above 2 closed, no signal
    blocked, default signal dispositions; forwards
    SIGTERM/SIGINT/SIGHUP to it and exits the way it exited. Foundation's Process keeps a private
@@ -360,6 +401,8 @@ int main(int argc, char **argv) {
         print_property(p1, "XPB_PROBE_P1");
         print_property(p2, "XPB_PROBE_P2");
         print_property(p3, "XPB_PROBE_P3");
+    } else if (!strcmp(mode, "incr") && argc == 5) {
+        return incr_requestor(atom(argv[2]), atom(argv[3]), argv[4]);
     } else {
         fprintf(stderr, "probe: bad arguments\n");
         return 64;
