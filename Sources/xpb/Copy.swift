@@ -82,7 +82,12 @@ extension XPB {
                     configuration: configuration)
                 try owner.acquire()
                 if !foreground { try Detach.intoBackground(keeping: connection.fileDescriptor) }
-                _ = owner.serve()
+                connection.wakeDescriptor = TerminationSignals.catchIntoPipe()
+                if owner.serve(stoppingWhen: { TerminationSignals.wasReceived }) == .stopped {
+                    // Told to stop while still serving: what was copied stays with the
+                    // clipboard manager, if one runs (never a --sensitive copy).
+                    _ = owner.handOffToClipboardManager()
+                }
             }
         }
 

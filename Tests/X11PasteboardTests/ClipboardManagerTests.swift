@@ -45,6 +45,43 @@ import XTestSupport
         #expect(try await x.xclipPaste().status != 0)
     }
 
+    /// `xpb copy --foreground`, owning CLIPBOARD once it returns.
+    private func startCopy(_ text: String, _ extra: [String] = []) async throws -> ChildProcess {
+        let copy = try ChildProcess(try Tools.product("xpb"), ["copy", "--foreground"] + extra, environment: ["DISPLAY": x.display], stdin: Data(text.utf8))
+        let owning = await eventually { (try? await x.xclipPaste().data) == Data(text.utf8) }
+        #expect(owning, "xpb copy did not take CLIPBOARD: \(copy.stderrText)")
+        return copy
+    }
+
+    @Test func xpbCopyTerminatedHandsItsContentToTheManager() async throws {
+        let manager = try FakeClipboardManager(display: x.display)
+        defer { manager.stop() }
+        let copy = try await startCopy("kept after SIGTERM")
+        kill(copy.pid, SIGTERM)
+        #expect(await copy.waitForExit(timeout: .seconds(6)) == 0, "\(copy.stderrText)")
+        #expect(manager.saveRequests == 1)
+        #expect(try await x.xclipPaste().data == Data("kept after SIGTERM".utf8))
+    }
+
+    @Test func xpbCopyOfASecretIsNotHandedOff() async throws {
+        let manager = try FakeClipboardManager(display: x.display)
+        defer { manager.stop() }
+        let copy = try await startCopy("hunter2", ["--sensitive"])
+        kill(copy.pid, SIGINT)
+        #expect(await copy.waitForExit(timeout: .seconds(6)) == 0, "\(copy.stderrText)")
+        #expect(manager.saveRequests == 0)
+        #expect(try await x.xclipPaste().status != 0, "the secret outlived xpb copy")
+    }
+
+    @Test func xpbCopyTerminatedWithoutAManagerExitsAtOnce() async throws {
+        let copy = try await startCopy("nobody keeps this")
+        let started = ContinuousClock.now
+        kill(copy.pid, SIGTERM)
+        #expect(await copy.waitForExit(timeout: .seconds(6)) == 0, "\(copy.stderrText)")
+        #expect(ContinuousClock.now - started < .seconds(1))
+        #expect(try await x.xclipPaste().status != 0)
+    }
+
     @Test func explicitHandOffReportsWhatHappened() async throws {
         // A second connection of this display, spelt differently, so it is not the suite's.
         let clipboard = try #require(Pasteboard(name: .general, create: true, displayName: "unix" + x.display))

@@ -267,7 +267,7 @@ final class DisplayLoop {
     // MARK: Clipboard manager
 
     /// Hands CLIPBOARD to the clipboard manager (ICCCM §2.6.3 SAVE_TARGETS; selection-protocol.md
-    /// §7 items 22–23), serving its conversions meanwhile.
+    /// §7 items 22–23), serving every owner of this loop meanwhile.
     func handOffToClipboardManager(timeout: Duration) -> Pasteboard.HandOffResult {
         let clipboard = connection.atom("CLIPBOARD")
         guard ownsSelection(clipboard), let entry = owned[clipboard] else { return .notOwner }
@@ -277,38 +277,9 @@ final class DisplayLoop {
             handleEventsReceived(roundTrip: true)
             return .refusedSensitive
         }
-        let manager = connection.atom("CLIPBOARD_MANAGER")
-        let managerWindow = connection.owner(of: manager)
-        guard managerWindow != .none else { return .noManager }
-        // Told when the manager goes away, so we do not wait for an answer that cannot come.
-        try? connection.watchOwnerChanges(of: manager)
-
-        let saveTargets = connection.atom("SAVE_TARGETS")
-        let property = connection.atom("_XPB_SAVE_TARGETS")
-        let storable = connection.atoms(entry.owner.content.entries.map(\.target))
-        connection.changeProperty32(on: connection.window, property, type: .atom, values: storable.map(\.rawValue))
-        connection.convertSelection(manager, to: saveTargets, property: property, time: entry.owner.acquiredAt)
-        connection.flush()
-
-        let deadline = Deadline.after(timeout)
-        var answer: Pasteboard.HandOffResult?
-        while true {
-            // KDE answers before it has fetched everything: wait for the transfers too.
-            if let answer, !entry.owner.hasTransfersInFlight, !retired.contains(where: { $0.hasTransfersInFlight }) {
-                return answer
-            }
-            if deadline.hasPassed { return answer ?? .timedOut }
-            guard let event = connection.nextEvent(before: deadline.earlier(runDueWork())) else { continue }
-            switch event {
-            case .selectionNotify(let reply) where reply.selection == manager && reply.target == saveTargets:
-                answer = reply.property == .none ? .refusedByManager : .handedOff
-            case .selectionOwnerChange(let change) where change.selection == manager && change.owner != managerWindow:
-                _ = dispatch(event)
-                return answer ?? .managerWentAway
-            default:
-                _ = dispatch(event)
-            }
-        }
+        return entry.owner.handOff(
+            timeout: timeout, othersBusy: { self.retired.contains { $0.hasTransfersInFlight } },
+            otherWork: runDueWork, dispatch: { _ = self.dispatch($0) })
     }
 }
 

@@ -29,6 +29,9 @@ public final class SelectionOwner {
         case conversionLimitReached
         /// `expiry` passed and the selection was given up.
         case expired
+        /// The caller's stop condition held (a termination signal, say); the selection may still
+        /// be ours, and transfers may still be in flight.
+        case stopped
     }
 
     /// The connection requests arrive on.
@@ -117,9 +120,13 @@ public final class SelectionOwner {
     }
 
     /// Serves requests until ownership is lost, the conversion limit is reached or the content
-    /// expires, and every transfer in flight has finished.
-    public func serve() -> Outcome {
+    /// expires, and every transfer in flight has finished; or, at once, when `shouldStop` holds.
+    ///
+    /// `shouldStop` is asked after every event, so whatever makes it true should also wake the
+    /// connection (`XConnection.wakeDescriptor`).
+    public func serve(stoppingWhen shouldStop: () -> Bool = { false }) -> Outcome {
         while true {
+            if shouldStop() { return .stopped }
             if let outcome = finishedOutcome() { return outcome }
             let deadline = transfers.values.reduce(expiresAt) { $0.earlier($1.deadline) }
             if let event = connection.nextEvent(before: deadline) {

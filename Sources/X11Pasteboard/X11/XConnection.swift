@@ -28,10 +28,11 @@ public final class XConnection {
     private var timestampProperty: XAtom { atom("_XPB_TIMESTAMP") }
     private var conversionGeneration = 0
 
-    /// A descriptor polled together with the X socket so that another thread can wake the
-    /// connection's thread (the Pasteboard model hands it work this way); `nextEvent` drains it
-    /// and returns `.other` when it became readable. It must be non-blocking.
-    var wakeDescriptor: Int32?
+    /// A descriptor polled together with the X socket so that another thread or a signal handler
+    /// can wake the connection's thread (the Pasteboard model hands it work this way; `xpb copy`
+    /// learns of SIGTERM so); `nextEvent` drains it and returns `.other` when it became
+    /// readable. It must be non-blocking.
+    public var wakeDescriptor: Int32?
 
     /// Handlers for events that arrive while somebody else waits (a reader waiting for its
     /// SelectionNotify must not starve an owner on the same connection). Each returns true when
