@@ -18,8 +18,6 @@ public struct PasteboardError: Error, Sendable, Hashable, CustomStringConvertibl
         case protocolViolation
         /// Another client took the selection before we could serve it.
         case ownershipRefused
-        /// An X request failed.
-        case xError
         /// Writing the received data failed (a closed pipe, a full disk).
         case outputFailed
     }

@@ -75,7 +75,7 @@ extension XPB {
                 let connection = try options.connect()
                 var configuration = SelectionOwner.Configuration()
                 configuration.conversionLimit = pasteOnce ? 1 : loops
-                if let expire { configuration.expiry = .milliseconds(Int64(expire * 1000)) }
+                if let expire { configuration.expiry = PasteRequest.duration(seconds: expire) }
                 let owner = SelectionOwner(
                     connection: connection, selection: connection.atom(options.selection),
                     content: SelectionContent(representations: representations, isSensitive: sensitive),

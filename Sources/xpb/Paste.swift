@@ -49,18 +49,10 @@ extension XPB {
     }
 }
 
-/// The targets an owner offers, by name, without the protocol targets.
+/// The targets an owner offers, by name, as the engine reports them, with the CLI's errors.
 func offeredTargets(_ reader: SelectionReader, _ selection: XAtom) throws(CommandFailure) -> [String] {
     do {
-        let atoms = try reader.targets(of: selection)
-        let names = reader.connection.names(of: atoms).compactMap { $0 }
-        // Arrays, not sets: the everyday paste stays clear of the runtime's conformance search.
-        var kept: [String] = []
-        for name in names where !XTargetCrosswalk.protocolTargetNames.contains(name) && !kept.contains(name) { kept.append(name) }
-        return kept
-    } catch where error.code == .targetNotOffered {
-        // Owners that refuse TARGETS still tend to convert to text (ICCCM predates TARGETS use).
-        return ["UTF8_STRING", "STRING"]
+        return try reader.offeredTargetNames(of: selection)
     } catch {
         throw CommandFailure(error)
     }
@@ -68,9 +60,8 @@ func offeredTargets(_ reader: SelectionReader, _ selection: XAtom) throws(Comman
 
 /// Writes a whole array to stdout.
 func writeToStdout(_ bytes: [UInt8]) throws(PasteboardError) {
-    if !bytes.withUnsafeBytes({ FileDescriptorIO.writeAll(1, $0) }) {
-        throw PasteboardError(.outputFailed, "cannot write to stdout: \(String(cString: strerror(errno)))")
-    }
+    let written = bytes.withUnsafeBytes { raw in Result { () throws(PasteboardError) in try writeToStdout(raw) } }
+    try written.get()
 }
 
 /// Writes to stdout, turning a failure (a closed pipe, a full disk) into the engine's error.

@@ -15,12 +15,17 @@ struct PasteRequest {
     func run() throws(CommandFailure) {
         MemoryTuning.keepFreedMemoryForReuse()
         let connection = try GlobalOptions.connect(display: display)
+        let reader = SelectionReader(connection: connection, timeout: Self.duration(seconds: timeout), selections: [selection])
         let selectionAtom = connection.atom(selection)
-        let reader = SelectionReader(connection: connection, timeout: .milliseconds(Int64(timeout * 1000)))
         let offered = try offeredTargets(reader, selectionAtom)
         if files { return try pasteFiles(reader, selectionAtom, offered) }
         let plan = try PastePlan(typeArgument: type, offered: offered, selectionName: selection)
         try plan.deliver(from: reader, selectionAtom) { bytes in try writeToStdout(bytes) }
+    }
+
+    /// Seconds as a Duration; beyond a year is as good as for ever and cannot overflow.
+    static func duration(seconds: Double) -> Duration {
+        .milliseconds(Int64(min(seconds, 365 * 86400) * 1000))
     }
 
     /// `--files`: the local paths of a file manager's copy, from `x-special/gnome-copied-files`

@@ -97,8 +97,8 @@ private struct ChangePrinter {
     let json: Bool
     let command: String?
     private var changeCounts: [XAtom: Int] = [:]
-    /// A PRIMARY change whose command waits for the drag to end.
-    private var pending: (change: OwnerChange, name: String, count: Int, due: ContinuousClock.Instant)?
+    /// A PRIMARY change whose command waits for the drag to end, with what its owner offered.
+    private var pending: (change: OwnerChange, name: String, count: Int, offered: [String], due: ContinuousClock.Instant)?
 
     /// PRIMARY changes once per drag step; `--exec` waits this long for quiet.
     static let primaryQuiet: Duration = .milliseconds(150)
@@ -118,17 +118,18 @@ private struct ChangePrinter {
     mutating func report(_ change: OwnerChange, name: String) -> Bool {
         let count = changeCounts[change.selection, default: 0] + 1
         changeCounts[change.selection] = count
-        let cleared = change.owner == .none
-        let types = cleared ? [] : ((try? reader.offeredTypes(of: change.selection)) ?? []).map(\.identifier)
+        // One TARGETS per change, for the line and for the command's content.
+        let offered = change.owner == .none ? [] : ((try? reader.offeredTargetNames(of: change.selection)) ?? [])
+        let types = SelectionReader.types(ofTargetNames: offered).map(\.identifier)
         guard writeLine(line(for: change, name: name, count: count, types: types)) else { return false }
         guard command != nil else { return true }
         if change.selection == .primary {
             // A drag replaces the pending run; a pending PRIMARY run goes first when another
             // selection changes, so commands keep the order of the changes.
-            pending = (change, name, count, ContinuousClock.now.advanced(by: Self.primaryQuiet))
+            pending = (change, name, count, offered, ContinuousClock.now.advanced(by: Self.primaryQuiet))
         } else {
             runPendingCommand()
-            run(change, name: name, count: count)
+            run(change, name: name, count: count, offered: offered)
         }
         return true
     }
@@ -137,7 +138,7 @@ private struct ChangePrinter {
     mutating func runPendingCommand() {
         guard let waiting = pending else { return }
         pending = nil
-        run(waiting.change, name: waiting.name, count: waiting.count)
+        run(waiting.change, name: waiting.name, count: waiting.count, offered: waiting.offered)
     }
 
     /// Lets a waiting command run before the watch ends.
@@ -150,17 +151,16 @@ private struct ChangePrinter {
         runPendingCommand()
     }
 
-    private func run(_ change: OwnerChange, name: String, count: Int) {
+    private func run(_ change: OwnerChange, name: String, count: Int, offered: [String]) {
         guard let command else { return }
-        ShellCommand.run(command, stdin: content(of: change), environment: [
+        ShellCommand.run(command, stdin: content(of: change, offered: offered), environment: [
             "XPB_SELECTION": name, "XPB_CHANGE_COUNT": String(count),
         ])
     }
 
     /// What `xpb paste` would print now: the text, else the first target; nothing when cleared.
-    private func content(of change: OwnerChange) -> [UInt8] {
+    private func content(of change: OwnerChange, offered: [String]) -> [UInt8] {
         guard change.owner != .none,
-            let offered = try? offeredTargets(reader, change.selection),
             let plan = try? PastePlan(typeArgument: nil, offered: offered, selectionName: "")
         else { return [] }
         var bytes: [UInt8] = []

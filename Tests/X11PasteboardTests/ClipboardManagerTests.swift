@@ -63,6 +63,16 @@ import XTestSupport
         #expect(try await x.xclipPaste().data == Data("kept after SIGTERM".utf8))
     }
 
+    @Test func xpbCopyHandsOffToAManagerThatStartedAfterIt() async throws {
+        let copy = try await startCopy("copied before the manager ran")
+        let manager = try FakeClipboardManager(display: x.display)
+        defer { manager.stop() }
+        kill(copy.pid, SIGTERM)
+        #expect(await copy.waitForExit(timeout: .seconds(6)) == 0, "\(copy.stderrText)")
+        #expect(manager.saveRequests == 1, "the manager refused a request dated before it started")
+        #expect(try await x.xclipPaste().data == Data("copied before the manager ran".utf8))
+    }
+
     @Test func xpbCopyOfASecretIsNotHandedOff() async throws {
         let manager = try FakeClipboardManager(display: x.display)
         defer { manager.stop() }
@@ -154,7 +164,8 @@ final class FakeClipboardManager: @unchecked Sendable {
         let manager = connection.atom("CLIPBOARD_MANAGER")
         let clipboard = connection.atom("CLIPBOARD")
         let saveTargets = connection.atom("SAVE_TARGETS")
-        connection.setOwner(of: manager, to: connection.window, time: connection.serverTime())
+        let acquired = try connection.serverTime()
+        connection.setOwner(of: manager, to: connection.window, time: acquired)
         connection.flush()
         guard connection.owner(of: manager) == connection.window else { throw TestSupportError("CLIPBOARD_MANAGER is taken") }
         ready.signal()
@@ -166,7 +177,8 @@ final class FakeClipboardManager: @unchecked Sendable {
                 connection.route(event)
                 continue
             }
-            guard request.target == saveTargets else {
+            // Like Klipper: a request older than our ownership is refused (ICCCM §2.2).
+            guard request.target == saveTargets, request.time == .current || !request.time.isBefore(acquired) else {
                 connection.sendSelectionNotify(to: request.requestor, selection: manager, target: request.target, property: .none, time: request.time)
                 connection.flush()
                 continue

@@ -55,4 +55,11 @@ struct FastPathFallbackTests {
         expectOutput(try await x.xpb(["paste", "--timeout=2"]), Data("fallback".utf8))
         expectSuccess(try await x.xpb(["clear"]))
     }
+
+    @Test func hugeTimeoutsAreForeverNotACrash() async throws {
+        let x = try XSession.require()
+        expectSuccess(try await x.xpb(["clear", "-s"]))
+        expectXpbError(try await x.xpb(["paste", "-s", "--timeout", "1e17"]), status: 1)
+        expectXpbError(try await x.xpb(["paste", "-s", "--timeout=1e300"]), status: 1)
+    }
 }

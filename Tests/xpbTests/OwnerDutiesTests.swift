@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import XTestSupport
 
 /// What an owner owes requestors while INCR transfers run (ICCCM §2.2, §2.7.2): several at once,
 /// one that vanishes costs only its own, and one in flight finishes after ownership moves on.
@@ -45,5 +46,33 @@ struct OwnerDutiesTests {
         let stolen = try await x.probe(["incr", "CLIPBOARD", "application/octet-stream", "steal"])
         #expect(stolen.stdoutText == "received \(Self.payload.count) fnv \(fnv(Self.payload))\n", "\(stolen)")
         #expect(try await x.owner("CLIPBOARD") != owner, "the probe's steal should have taken CLIPBOARD")
+    }
+
+    @Test("a requestor that reuses its property mid-INCR gets the new conversion, and no stale chunk")
+    func reusedProperty() async throws {
+        let x = try XSession.require()
+        let big = try x.file("big.bin", Self.payload)
+        let small = try x.file("small.txt", Data("small answer".utf8))
+        expectSuccess(try await x.xpb(["copy", "-t", "application/octet-stream=\(big.path)", "-t", "text/plain=\(small.path)"]))
+        let reuse = try await x.probe(["reuse", "CLIPBOARD", "application/octet-stream", "UTF8_STRING"])
+        let hex = Data("small answer".utf8).map { String(format: "%02x", $0) }.joined()
+        #expect(reuse.stdoutText == "small \(hex)\nafter absent\n", "\(reuse)")
+        expectSuccess(try await x.xpb(["clear"]))
+    }
+
+    @Test("an owner whose --expire passed while a requestor stalls waits without spinning")
+    func expiryDuringAStalledTransfer() async throws {
+        let x = try XSession.require()
+        let owner = try x.spawn(x.xpbPath, ["copy", "--foreground", "--expire", "0.3", "-t", "application/octet-stream"], stdin: .bytes(Self.payload))
+        #expect(try await x.waitForNewOwner("CLIPBOARD", previous: 0) != nil)
+        let pid = try #require(owner.commandPIDs(named: "xpb").first, "the xpb owner process")
+        let stall = try x.spawn(x.probePath, ["incr", "CLIPBOARD", "application/octet-stream", "stall"])
+        try await Task.sleep(for: .milliseconds(600))  // expired, one transfer still waiting
+        let before = try CPUTime.processTicks(of: pid)
+        try await Task.sleep(for: .seconds(1))
+        let after = try CPUTime.processTicks(of: pid)
+        #expect(after - before <= 10, "the owner used \(after - before) ticks of CPU in 1 s while waiting")
+        await x.stop(stall)
+        await x.stop(owner)
     }
 }

@@ -122,9 +122,6 @@ final class DisplayEngine: Sendable {
         return try result.get()
     }
 
-    /// Queues `body` without waiting for it.
-    func submit(_ body: @escaping Job) { enqueue(body) }
-
     private static func capture<T>(
         _ body: (DisplayLoop) throws(PasteboardError) -> T, _ loop: DisplayLoop
     ) -> Result<T, PasteboardError> {

@@ -107,12 +107,10 @@ final class DisplayLoop {
         }
         var configuration = SelectionOwner.Configuration()
         configuration.expiry = expiry
+        // This loop routes events to the owners it keeps, so replaced owners leave nothing behind.
         let owner = SelectionOwner(
             connection: connection, selection: selection, content: ItemOffer.content(for: items),
-            configuration: configuration)
-        // The owner registered itself as an event handler; this loop routes events to the owners
-        // it keeps, so replaced owners leave nothing behind.
-        connection.eventHandlers.removeLast()
+            configuration: configuration, receivesRoutedEvents: false)
         try owner.acquire()
         if let previous = owned[selection]?.owner, previous.hasTransfersInFlight { retired.append(previous) }
         owned[selection] = OwnedSelection(owner: owner, items: items)
@@ -145,16 +143,11 @@ final class DisplayLoop {
         let owner = connection.owner(of: selection)
         if owner == .none { return .empty }
         if owner == connection.window, let entry = owned[selection], entry.owner.isOwner { return .local(entry.items) }
-        let atoms: [XAtom]
         do {
-            atoms = try reader.targets(of: selection)
+            return .foreign(ForeignOffer(targets: try reader.offeredTargetNames(of: selection)))
         } catch where error.code == .noOwner {
             return .empty
-        } catch where error.code == .targetNotOffered {
-            // Owners that refuse TARGETS still tend to convert to text (ICCCM predates TARGETS).
-            return .foreign(ForeignOffer(targets: ["UTF8_STRING", "STRING"]))
         }
-        return .foreign(ForeignOffer(targets: connection.names(of: atoms).compactMap { $0 }))
     }
 
     /// The types of a selection's content, from TARGETS alone (or our snapshot).
@@ -285,15 +278,14 @@ final class DisplayLoop {
 
 /// What a foreign owner offers, by target name, and the types it amounts to.
 struct ForeignOffer {
-    /// The owner's targets, without the protocol targets.
+    /// The owner's targets, as `SelectionReader.offeredTargetNames(of:)` gives them.
     let targets: [String]
     /// One target per type, in the owner's order; every text target counts as UTF-8 text (the
     /// reader converts), and the private items target is not a type of the first item.
     let candidates: [(type: UTType, target: String)]
 
     init(targets: [String]) {
-        var seen = Set<String>()
-        self.targets = targets.filter { !XTargetCrosswalk.protocolTargets.contains($0) && seen.insert($0).inserted }
+        self.targets = targets
         var types = Set<UTType>()
         var candidates: [(type: UTType, target: String)] = []
         for target in self.targets where target != ItemArchive.target {

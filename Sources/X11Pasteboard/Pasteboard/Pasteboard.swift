@@ -98,7 +98,8 @@ public final class Pasteboard: Sendable {
         let engines = DisplayEngine.all
         for engine in engines {
             _ = try? engine.blocking { loop throws(PasteboardError) in
-                let selection = loop.watch(name)
+                // Looked up, not watched: a removed pasteboard needs no change count.
+                let selection = loop.connection.atom(name.rawValue)
                 if loop.ownsSelection(selection) { try loop.clear(selection) }
             }
         }

@@ -32,15 +32,19 @@ extension SelectionOwner {
         let property = connection.atom("_XPB_SAVE_TARGETS")
         let storable = connection.atoms(content.entries.map(\.target))
         connection.changeProperty32(on: connection.window, property, type: .atom, values: storable.map(\.rawValue))
-        connection.convertSelection(manager, to: saveTargets, property: property, time: acquiredAt)
+        // A fresh time: a manager that took CLIPBOARD_MANAGER after we took CLIPBOARD refuses
+        // requests older than its own ownership (ICCCM §2.2).
+        connection.convertSelection(manager, to: saveTargets, property: property, time: (try? connection.serverTime()) ?? acquiredAt)
         connection.flush()
 
         let deadline = Deadline.after(timeout)
         var answer: Pasteboard.HandOffResult?
         while true {
             // KDE answers before it has fetched everything: wait for the transfers too.
-            if let answer, !hasTransfersInFlight, !othersBusy() { return answer }
-            if deadline.hasPassed { return answer ?? .timedOut }
+            let copying = hasTransfersInFlight || othersBusy()
+            if let answer, !copying { return answer }
+            // Out of time: only a refusal is final; a "saved" with copies still running is not.
+            if deadline.hasPassed { return answer == .refusedByManager ? .refusedByManager : .timedOut }
             let next = deadline.earlier(runDueWork()).earlier(otherWork())
             guard let event = connection.nextEvent(before: next) else { continue }
             switch event {

@@ -76,7 +76,14 @@ public final class SelectionOwner {
     }
 
     /// Prepares to serve `content` as `selection`; nothing happens on the server until `acquire()`.
-    public init(connection: XConnection, selection: XAtom, content: SelectionContent, configuration: Configuration = .init()) {
+    ///
+    /// With `receivesRoutedEvents`, requests that arrive while another party on the connection
+    /// waits (a reader, a watcher) reach this owner; a loop that dispatches events to the owners
+    /// it keeps passes false.
+    public init(
+        connection: XConnection, selection: XAtom, content: SelectionContent, configuration: Configuration = .init(),
+        receivesRoutedEvents: Bool = true
+    ) {
         self.connection = connection
         self.selection = selection
         self.content = content
@@ -89,7 +96,9 @@ public final class SelectionOwner {
                 + content.entries.map(\.target))
         protocolTargets = (atoms[0], atoms[1], atoms[2], atoms[3], atoms[4], atoms[5], atoms[6])
         offered = Array(zip(atoms.dropFirst(7), content.entries)).map { (atom: $0.0, entry: $0.1) }
-        connection.eventHandlers.append { [weak self] event in self?.handle(event) ?? false }
+        if receivesRoutedEvents {
+            connection.eventHandlers.append { [weak self] event in self?.handle(event) ?? false }
+        }
     }
 
     /// Takes ownership with a real server timestamp and checks that it took.
@@ -97,7 +106,7 @@ public final class SelectionOwner {
     /// - Throws: `.ownershipRefused` when the server did not make us the owner.
     /// The corresponding Xlib function is `XSetSelectionOwner`.
     public func acquire() throws(PasteboardError) {
-        let time = connection.serverTime()
+        let time = try connection.serverTime()
         connection.setOwner(of: selection, to: connection.window, time: time)
         guard connection.owner(of: selection) == connection.window else {
             throw PasteboardError(.ownershipRefused, "could not take ownership of \(connection.name(of: selection) ?? "the selection")")
@@ -125,19 +134,14 @@ public final class SelectionOwner {
     /// `shouldStop` is asked after every event, so whatever makes it true should also wake the
     /// connection (`XConnection.wakeDescriptor`).
     public func serve(stoppingWhen shouldStop: () -> Bool = { false }) -> Outcome {
+        var deadline = runDueWork()
         while true {
             if shouldStop() { return .stopped }
             if let outcome = finishedOutcome() { return outcome }
-            let deadline = transfers.values.reduce(expiresAt) { $0.earlier($1.deadline) }
             if let event = connection.nextEvent(before: deadline) {
                 if !handle(event) { connection.route(event) }
             }
-            dropFailedTransfers()
-            dropStalledTransfers()
-            if !expired, isOwner, expiresAt.hasPassed {
-                expired = true
-                relinquish()
-            }
+            deadline = runDueWork()
         }
     }
 
@@ -181,6 +185,9 @@ public final class SelectionOwner {
     private func answer(_ request: ConversionRequest) {
         // ICCCM §2.2: property None comes from obsolete clients and means "use the target".
         let property = request.property == .none ? request.target : request.property
+        // A requestor that reuses its property (GTK converts everything into one) has given up
+        // on the transfer still going there; its next delete belongs to the new conversion.
+        finish(TransferKey(requestor: request.requestor, property: property), completed: false)
         var succeeded = false
         if !isOwner || (request.time != .current && request.time.isBefore(acquiredAt)) {
             succeeded = false
@@ -216,13 +223,15 @@ public final class SelectionOwner {
             if value.bytes.count > threshold {
                 startIncremental(value, type: type, for: requestor, property: property)
             } else {
+                let serial = connection.nextRequestSerial()
                 value.bytes.withUnsafeBytes {
                     connection.changeProperty(on: requestor, property, type: type, format: value.format, bytes: $0)
                 }
                 if value.bytes.count > 65536 {
                     // ICCCM §2.5: a large property may fail with BadAlloc; confirm before saying yes.
                     connection.sync()
-                    if connection.takeErrors().contains(where: { $0.errorCode == XProtocolError.badAlloc }) { return false }
+                    let failed = connection.takeErrors { $0.errorCode == XProtocolError.badAlloc && $0.serial >= serial }
+                    if !failed.isEmpty { return false }
                 }
                 conversionsServed += 1
             }
@@ -316,9 +325,10 @@ public final class SelectionOwner {
 
     /// A requestor that vanished (BadWindow on its window) costs only its own transfers.
     private func dropFailedTransfers() {
-        let errors = connection.takeErrors()
-        guard !errors.isEmpty, !transfers.isEmpty else { return }
-        let badWindows = errors.filter { $0.errorCode == XProtocolError.badWindow }
+        guard !transfers.isEmpty else { return }
+        let requestors = Set(transfers.keys.map { $0.requestor.rawValue })
+        // Only BadWindows about our requestors; what concerns other parties stays for them.
+        let badWindows = connection.takeErrors { $0.errorCode == XProtocolError.badWindow && requestors.contains($0.resourceID) }
         for (key, transfer) in transfers
         where badWindows.contains(where: { $0.resourceID == key.requestor.rawValue && $0.serial >= transfer.firstSerial }) {
             transfers[key] = nil

@@ -6,12 +6,12 @@ public struct SelectionReader {
     /// The longest wait without progress: for the owner's answer, and between INCR chunks.
     public var timeout: Duration
 
-    /// Creates a reader on `connection`.
-    public init(connection: XConnection, timeout: Duration = .seconds(5)) {
+    /// Creates a reader on `connection`; `selections` names the selections it will read, so
+    /// that they are interned in the same round trip as the atoms every read needs.
+    public init(connection: XConnection, timeout: Duration = .seconds(5), selections: [String] = []) {
         self.connection = connection
         self.timeout = timeout
-        // One round trip for the atoms every read needs, instead of one each on first use.
-        _ = connection.atoms(["TARGETS", "INCR", connection.conversionPropertyName()])
+        _ = connection.atoms(selections + ["TARGETS", "INCR", connection.conversionPropertyName()])
     }
 
     /// The targets the owner of `selection` says it converts to (its `TARGETS` answer).
@@ -45,7 +45,7 @@ public struct SelectionReader {
         connection.convertSelection(selection, to: target, property: property, time: .current)
         connection.flush()
 
-        let notify = try waitForNotify(selection: selection, target: target)
+        let notify = try waitForNotify(selection: selection, target: target, property: property)
         if notify.property == .none {
             // The server itself refuses for a selection nobody owns; asking only now saves a
             // round trip on every successful paste.
@@ -54,7 +54,6 @@ public struct SelectionReader {
             }
             throw PasteboardError(.targetNotOffered, "the owner of \(describe(selection)) refused to convert it to \(describe(target))")
         }
-        // Obsolete owners may answer in another property than the one we asked for.
         let replyProperty = notify.property
         var incrementalType: XAtom? = nil
         let incr = connection.atom("INCR")
@@ -83,11 +82,14 @@ public struct SelectionReader {
 
     // MARK: -
 
-    private func waitForNotify(selection: XAtom, target: XAtom) throws(PasteboardError) -> ConversionReply {
+    private func waitForNotify(selection: XAtom, target: XAtom, property: XAtom) throws(PasteboardError) -> ConversionReply {
         let deadline = Deadline.after(timeout)
         while let event = connection.nextEvent(before: deadline) {
+            // The property must be ours too: a late answer to a conversion that timed out names
+            // an abandoned property, and must not pass for this one's.
             if case let .selectionNotify(notify) = event, notify.requestor == connection.window,
-                notify.selection == selection, notify.target == target
+                notify.selection == selection, notify.target == target,
+                notify.property == property || notify.property == .none
             {
                 return notify
             }

@@ -2,8 +2,9 @@
 /// round trip at most. Plain arrays: a connection knows a few dozen atoms, and no hashing keeps
 /// the first paste of a process free of the runtime's conformance search.
 struct AtomNameCache {
-    private var names: [String] = []
-    private var values: [UInt] = []
+    // The core protocol fixes these values (Xatom.h), so they never need a round trip.
+    private var names = ["PRIMARY", "SECONDARY", "ATOM", "INTEGER", "STRING"]
+    private var values: [UInt] = [1, 2, 4, 19, 31]
 
     func atom(named name: String) -> UInt? {
         names.firstIndex(of: name).map { values[$0] }

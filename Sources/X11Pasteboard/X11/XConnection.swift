@@ -134,7 +134,7 @@ public final class XConnection {
         if atom == .none { return nil }
         if let cached = knownAtoms.name(of: atom.rawValue) { return cached }
         guard let cName = XGetAtomName(display, atom.rawValue) else {
-            _ = takeErrors()  // BadAtom from a peer's bogus TARGETS entry
+            _ = takeErrors { $0.errorCode == XProtocolError.badAtom }  // a peer's bogus TARGETS entry
             return nil
         }
         defer { XFree(cName) }
@@ -162,7 +162,7 @@ public final class XConnection {
                 }
             } else {
                 // One bad atom fails the batch: fall back to asking one at a time.
-                _ = takeErrors()
+                _ = takeErrors { $0.errorCode == XProtocolError.badAtom }
                 for atom in missing { _ = name(of: XAtom(rawValue: atom)) }
             }
         }
@@ -342,9 +342,9 @@ public final class XConnection {
         XNextRequest(display)
     }
 
-    /// Removes and returns the protocol errors reported on this connection since the last call.
-    func takeErrors() -> [XProtocolError] {
-        XErrorTrap.drain(display: UInt(bitPattern: display))
+    /// Removes and returns the protocol errors reported on this connection that `wanted` picks.
+    func takeErrors(where wanted: (XProtocolError) -> Bool) -> [XProtocolError] {
+        XErrorTrap.drain(display: UInt(bitPattern: display), where: wanted)
     }
 
     /// The next event, waiting on the socket until `deadline`; nil when it passed first.
@@ -386,10 +386,13 @@ public final class XConnection {
 
     /// A real server timestamp, from a zero-length append to a property of our window
     /// (ICCCM §2.1: never use CurrentTime to take ownership).
-    func serverTime() -> XTimestamp {
+    ///
+    /// - Throws: `.timedOut` when the server does not answer within 5 s.
+    func serverTime() throws(PasteboardError) -> XTimestamp {
         changeProperty(on: window, timestampProperty, type: .integer, format: 8, bytes: UnsafeRawBufferPointer(start: nil, count: 0), append: true)
         flush()
-        while let event = nextEvent(before: .after(.seconds(5))) {
+        let deadline = Deadline.after(.seconds(5))
+        while let event = nextEvent(before: deadline) {
             if case let .propertyNotify(window, property, time, _) = event, window == self.window,
                 property == timestampProperty
             {
@@ -397,7 +400,7 @@ public final class XConnection {
             }
             route(event)
         }
-        return .current
+        throw PasteboardError(.timedOut, "the X server \"\(displayName)\" did not answer within 5 s")
     }
 }
 
@@ -409,7 +412,7 @@ extension XConnection {
     /// The corresponding Xlib function is `XSetSelectionOwner` with `None`.
     public func clear(_ selection: XAtom) throws(PasteboardError) {
         guard owner(of: selection) != .none else { return }
-        setOwner(of: selection, to: .none, time: serverTime())
+        setOwner(of: selection, to: .none, time: try serverTime())
         guard owner(of: selection) == .none else {
             throw PasteboardError(.ownershipRefused, "could not clear \(name(of: selection) ?? "the selection"): another client took it at the same moment")
         }

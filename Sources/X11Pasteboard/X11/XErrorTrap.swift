@@ -34,7 +34,12 @@ enum XErrorTrap {
                 resourceID: event.pointee.resourceid,
                 serial: event.pointee.serial
             )
-            pendingErrors.withLock { $0.append(error) }
+            pendingErrors.withLock { errors in
+                // Errors nobody asks for (a BadWindow from unwatching a window that just died)
+                // must not pile up in a server that runs for days.
+                if errors.count >= 256 { errors.removeFirst() }
+                errors.append(error)
+            }
             return 0
         }
         // Xlib exits after this handler whatever it does; it only gets to choose the words. One
@@ -48,14 +53,14 @@ enum XErrorTrap {
         }
     }()
 
-    /// Removes and returns every error reported on `display` since the last call; several
-    /// connections in one process (tests, bridges) each see only their own.
-    static func drain(display: UInt) -> [XProtocolError] {
+    /// Removes and returns the errors reported on `display` that `wanted` picks; the others stay
+    /// for whoever they concern (several owners and readers may share one connection).
+    static func drain(display: UInt, where wanted: (XProtocolError) -> Bool) -> [XProtocolError] {
         pendingErrors.withLock { errors in
-            guard errors.contains(where: { $0.display == display }) else { return [] }
-            let mine = errors.filter { $0.display == display }
-            errors.removeAll { $0.display == display }
-            return mine
+            guard errors.contains(where: { $0.display == display && wanted($0) }) else { return [] }
+            let taken = errors.filter { $0.display == display && wanted($0) }
+            errors.removeAll { $0.display == display && wanted($0) }
+            return taken
         }
     }
 }

@@ -12,6 +12,10 @@ import XTestSupport
 ///     probe incr SEL TARGET abandon   start an INCR transfer, take the first chunk, exit without a word
 ///     probe incr SEL TARGET steal     after the first chunk take SEL away from its owner, then read
 ///                                     on; prints "received N fnv H" (FNV-1a 64 of the bytes)
+///     probe incr SEL TARGET stall     after the first chunk hold still for 2 s, then exit
+///     probe reuse SEL BIG SMALL       start BIG (INCR) into a property, then convert SMALL into the
+///                                     same one; prints "small HEX" and, 300 ms later, "after absent"
+///                                     (or what the owner still wrote there)
 enum Probe {
     static func build(into directory: URL) throws -> String {
         let compiler = try Tools.required("cc", package: "gcc (and libx11-dev)")
@@ -270,6 +274,7 @@ static int incr_requestor(Atom sel, Atom target, const char *how) {
     if (type != atom("INCR")) { printf("not-incr %s\n", name_of(type)); return 4; }
     if (!wait_new_value(prop, 5000)) { printf("timeout first chunk\n"); return 3; }
     if (!strcmp(how, "abandon")) { printf("abandoned\n"); fflush(stdout); _exit(0); }
+    if (!strcmp(how, "stall")) { printf("stalling\n"); fflush(stdout); sleep(2); _exit(0); }
     Window thief = XCreateSimpleWindow(dpy, DefaultRootWindow(dpy), 0, 0, 1, 1, 0, 0, 0);
     XSetSelectionOwner(dpy, sel, thief, CurrentTime);
     XSync(dpy, False);
@@ -283,6 +288,34 @@ static int incr_requestor(Atom sel, Atom target, const char *how) {
         if (!wait_new_value(prop, 5000)) { printf("timeout after %llu\n", total); return 3; }
     }
     printf("received %llu fnv %llx\n", total, hash);
+    return 0;
+}
+
+/* A requestor that gives up on an INCR transfer by reusing its property for the next
+   conversion, as GTK (one GDK_SELECTION property for everything) can. */
+static int reuse_requestor(Atom sel, Atom big, Atom small) {
+    Atom prop = atom("XPB_PROBE_REUSE"), type; int format; unsigned long items, after; unsigned char *data = NULL;
+    XEvent ev;
+    XDeleteProperty(dpy, win, prop);
+    if (!convert(sel, big, prop, &ev) || ev.xselection.property == None) { printf("big refused\n"); return 2; }
+    XGetWindowProperty(dpy, win, prop, 0, 0x7fffffff, True, AnyPropertyType, &type, &format, &items, &after, &data);
+    if (data) { XFree(data); data = NULL; }
+    if (type != atom("INCR")) { printf("not-incr\n"); return 4; }
+    if (!wait_new_value(prop, 5000)) { printf("timeout first chunk\n"); return 3; }
+    /* Leave the first chunk where it is: the owner waits for its deletion, which never comes. */
+    Atom other = atom("XPB_PROBE_REUSE_OTHER");
+    XDeleteProperty(dpy, win, other);
+    XDeleteProperty(dpy, win, prop);
+    XConvertSelection(dpy, sel, small, prop, win, CurrentTime);
+    XFlush(dpy);
+    if (!wait_event(SelectionNotify, &ev, 5000) || ev.xselection.property == None) { printf("small refused\n"); return 2; }
+    XGetWindowProperty(dpy, win, prop, 0, 0x7fffffff, True, AnyPropertyType, &type, &format, &items, &after, &data);
+    printf("small ");
+    print_hex(data, items);
+    printf("\n");
+    if (data) XFree(data);
+    usleep(300000);
+    print_property(prop, "after");
     return 0;
 }
 
@@ -401,6 +434,8 @@ int main(int argc, char **argv) {
         print_property(p1, "XPB_PROBE_P1");
         print_property(p2, "XPB_PROBE_P2");
         print_property(p3, "XPB_PROBE_P3");
+    } else if (!strcmp(mode, "reuse") && argc == 5) {
+        return reuse_requestor(atom(argv[2]), atom(argv[3]), atom(argv[4]));
     } else if (!strcmp(mode, "incr") && argc == 5) {
         return incr_requestor(atom(argv[2]), atom(argv[3]), argv[4]);
     } else {
