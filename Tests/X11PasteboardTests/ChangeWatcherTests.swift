@@ -40,6 +40,26 @@ import XTestSupport
         clipboard.items = []
         let third = try #require(await next(&changes))
         #expect(third.kind == .cleared && third.owner == .none && third.changeCount == start + 3)
+        #expect(third.isLocal, "our own clear")
+    }
+
+    @Test func clearsAreLocalOnlyWhenThisProcessMadeThem() async throws {
+        let secondary = x.pasteboard(.secondary)
+        var changes = secondary.changes.makeAsyncIterator()
+        let owner = try await x.xclipCopy(Data("theirs".utf8), selection: "secondary", on: secondary)
+        _ = try #require(await next(&changes))
+        secondary.items = []  // we clear xclip's selection
+        let ours = try #require(await next(&changes))
+        #expect(ours.kind == .cleared && ours.isLocal)
+        #expect(await owner.waitForExit(timeout: .seconds(5)) != nil)
+
+        secondary.string = "ours again"
+        _ = try #require(await next(&changes))
+        // Another client clears ours: not local.
+        let other = try XConnection(displayName: x.display)
+        try other.clear(XAtom.secondary)
+        let theirs = try #require(await next(&changes))
+        #expect(theirs.kind == .cleared && !theirs.isLocal)
     }
 
     @Test func anOwnerThatExitsIsReportedAsCleared() async throws {

@@ -14,6 +14,9 @@ final class DisplayLoop {
     /// Owners replaced by a newer write whose transfers are still going (ICCCM: a transfer in
     /// flight finishes even if ownership moves on).
     private var retired: [SelectionOwner] = []
+    /// Clears this process made and XFixes has not reported yet, by the time they were made as
+    /// of: the report that carries that time is ours (isLocal).
+    private var ownClearsInFlight: [XAtom: XTimestamp] = [:]
     private var watched: [XAtom: Pasteboard.Name] = [:]
 
     struct OwnedSelection {
@@ -35,7 +38,13 @@ final class DisplayLoop {
         switch event {
         case .selectionOwnerChange(let change):
             guard let name = watched[change.selection] else { return false }
-            hub.record(change, of: name, isLocal: change.owner == connection.window && change.reason == .newOwner)
+            let ownWrite = change.owner == connection.window && change.reason == .newOwner
+            var ownClear = false
+            if change.owner == .none, change.reason == .newOwner, ownClearsInFlight[change.selection] == change.selectionTimestamp {
+                ownClear = true
+                ownClearsInFlight[change.selection] = nil
+            }
+            hub.record(change, of: name, isLocal: ownWrite || ownClear)
             return true
         case .selectionRequest(let request):
             if let current = owned[request.selection]?.owner, current.handle(event) { return true }
@@ -63,6 +72,8 @@ final class DisplayLoop {
         for owner in owned.values.map(\.owner) + retired { deadline = deadline.earlier(owner.runDueWork()) }
         retired.removeAll { !$0.hasTransfersInFlight }
         for (selection, entry) in owned where !entry.owner.isOwner {
+            // An expiry gave it up: that clear is ours too.
+            if let time = entry.owner.relinquishedAt { ownClearsInFlight[selection] = time }
             if entry.owner.hasTransfersInFlight { retired.append(entry.owner) }
             owned[selection] = nil
         }
@@ -119,7 +130,12 @@ final class DisplayLoop {
 
     /// Leaves `selection` with no owner, whoever owned it.
     func clear(_ selection: XAtom) throws(PasteboardError) {
-        try connection.clear(selection)
+        if ownsSelection(selection), let owner = owned[selection]?.owner {
+            owner.relinquish()
+            ownClearsInFlight[selection] = owner.relinquishedAt
+        } else if let time = try connection.clear(selection) {
+            ownClearsInFlight[selection] = time
+        }
         handleEventsReceived(roundTrip: true)
     }
 

@@ -48,6 +48,9 @@ public final class SelectionOwner {
     public private(set) var conversionsServed = 0
     /// Whether the selection is still ours.
     public private(set) var isOwner = false
+    /// The time this owner gave the selection up as of (`relinquish()`, expiry); nil when it
+    /// lost it to another client or still has it.
+    public private(set) var relinquishedAt: XTimestamp?
 
     private let chunkSize: Int
     private let threshold: Int
@@ -124,6 +127,7 @@ public final class SelectionOwner {
         if connection.owner(of: selection) == connection.window {
             connection.setOwner(of: selection, to: .none, time: acquiredAt)
             connection.flush()
+            relinquishedAt = acquiredAt
         }
         isOwner = false
     }

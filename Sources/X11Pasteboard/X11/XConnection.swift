@@ -408,13 +408,17 @@ extension XConnection {
     /// Leaves `selection` with no owner, as of a real server time; the old owner gets a
     /// SelectionClear and stops serving.
     ///
+    /// - Returns: the server time the selection was cleared as of; nil when nobody owned it.
     /// - Throws: `.ownershipRefused` when a new owner appeared in the meantime and kept it.
     /// The corresponding Xlib function is `XSetSelectionOwner` with `None`.
-    public func clear(_ selection: XAtom) throws(PasteboardError) {
-        guard owner(of: selection) != .none else { return }
-        setOwner(of: selection, to: .none, time: try serverTime())
+    @discardableResult
+    public func clear(_ selection: XAtom) throws(PasteboardError) -> XTimestamp? {
+        guard owner(of: selection) != .none else { return nil }
+        let time = try serverTime()
+        setOwner(of: selection, to: .none, time: time)
         guard owner(of: selection) == .none else {
             throw PasteboardError(.ownershipRefused, "could not clear \(name(of: selection) ?? "the selection"): another client took it at the same moment")
         }
+        return time
     }
 }
