@@ -36,13 +36,10 @@ public struct GnomeCopiedFiles: Equatable, Sendable {
         }
         var uris: [String] = []
         for line in lines.dropFirst() {
-            if line.hasPrefix("/") {
-                uris.append(FileURL.uri(forPath: line))
-            } else if URIList.isURI(line) {
-                uris.append(line)
-            } else {
+            guard let uri = URIList.uri(fromLine: line) else {
                 throw ConversionError.malformed(format: "x-special/gnome-copied-files", reason: "\"\(line.prefix(80))\" is not a URI")
             }
+            uris.append(uri)
         }
         return GnomeCopiedFiles(operation: operation, uris: uris)
     }

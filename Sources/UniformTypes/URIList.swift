@@ -15,15 +15,25 @@ public enum URIList {
         var uris: [String] = []
         for (number, line) in lines(String(decoding: data, as: UTF8.self)).enumerated() {
             if line.isEmpty || line.hasPrefix("#") { continue }
-            if line.hasPrefix("/") {
-                uris.append(FileURL.uri(forPath: line))
-            } else if isURI(line) {
-                uris.append(line)
-            } else {
+            guard let uri = uri(fromLine: line) else {
                 throw ConversionError.malformed(format: "text/uri-list", reason: "line \(number + 1) is not a URI")
             }
+            uris.append(uri)
         }
         return uris
+    }
+
+    /// One line of a list as a URI: an absolute path becomes a `file://` URI, a URI stays as it
+    /// is; nil for anything else.
+    public static func uri(fromLine line: String) -> String? {
+        if line.hasPrefix("/") { return FileURL.uri(forPath: line) }
+        return isURI(line) ? line : nil
+    }
+
+    /// The entries of a list that is known to be ours (one URI per line, as the library stores
+    /// several URLs): lines trimmed, blank lines and `#` comments left out, nothing checked.
+    public static func entries(_ text: String) -> [String] {
+        lines(text).filter { !$0.isEmpty && !$0.hasPrefix("#") }
     }
 
     /// RFC 2483's wire form: every URI followed by CRLF.

@@ -143,7 +143,7 @@ public enum XTargetCrosswalk {
     public static func encode(_ data: [UInt8], of type: UTType, asTarget target: String) -> (bytes: [UInt8], replyType: String, format: Int)? {
         switch type {
         case .url, .fileURL:
-            let uris = URIList.lines(String(decoding: data, as: UTF8.self)).filter { !$0.isEmpty && !$0.hasPrefix("#") }
+            let uris = URIList.entries(String(decoding: data, as: UTF8.self))
             guard TextEncoding.isValidUTF8(data), !uris.isEmpty else { return nil }
             switch target {
             case "text/uri-list": return (URIList.serialize(uris), target, 8)

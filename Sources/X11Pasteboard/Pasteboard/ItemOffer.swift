@@ -28,18 +28,6 @@ enum ItemOffer {
     /// The URIs of an item's file or URL representation (one URL, or several one per line).
     static func uris(of item: StoredItem) -> [String] {
         guard let representation = item.representation(for: .fileURL) ?? item.representation(for: .url) else { return [] }
-        return String(decoding: representation.bytes, as: UTF8.self)
-            .split(whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
-            .map { String($0).trimmingSpaces }
-            .filter { !$0.isEmpty && !$0.hasPrefix("#") }
-    }
-}
-
-extension String {
-    fileprivate var trimmingSpaces: String {
-        var slice = Substring(self)
-        while slice.first?.isWhitespace == true { slice = slice.dropFirst() }
-        while slice.last?.isWhitespace == true { slice = slice.dropLast() }
-        return String(slice)
+        return URIList.entries(String(decoding: representation.bytes, as: UTF8.self))
     }
 }
