@@ -10,6 +10,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-system.git", from: "1.8.1"),
     ],
     targets: [
         // Xlib + XFixes as installed by the system. `link` lines in the module map make the build
@@ -21,7 +22,9 @@ let package = Package(
             providers: [.apt(["libx11-dev", "libxfixes-dev"])]
         ),
         .target(name: "UniformTypes"),
-        .target(name: "X11Pasteboard", dependencies: ["CX11", "UniformTypes"]),
+        .target(
+            name: "X11Pasteboard",
+            dependencies: ["CX11", "UniformTypes", .product(name: "SystemPackage", package: "swift-system")]),
         .executableTarget(
             name: "xpb",
             dependencies: [

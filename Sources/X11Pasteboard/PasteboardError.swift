@@ -20,6 +20,9 @@ public struct PasteboardError: Error, Sendable, Hashable, CustomStringConvertibl
         case ownershipRefused
         /// Writing the received data failed (a closed pipe, a full disk).
         case outputFailed
+        /// The X server went away (or its socket cannot be waited on); the connection is
+        /// unusable, and the next `Pasteboard` call opens a new one.
+        case connectionLost
     }
 
     /// The kind of failure.

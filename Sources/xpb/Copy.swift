@@ -83,7 +83,7 @@ extension XPB {
                 try owner.acquire()
                 if !foreground { try Detach.intoBackground(keeping: connection.fileDescriptor) }
                 connection.wakeDescriptor = TerminationSignals.catchIntoPipe()
-                if owner.serve(stoppingWhen: { TerminationSignals.wasReceived }) == .stopped {
+                if try owner.serve(stoppingWhen: { TerminationSignals.wasReceived }) == .stopped {
                     // Told to stop while still serving: what was copied stays with the
                     // clipboard manager, if one runs (never a --sensitive copy).
                     _ = owner.handOffToClipboardManager()

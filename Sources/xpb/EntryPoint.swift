@@ -1,5 +1,6 @@
 import ArgumentParser
 import Glibc
+import X11Pasteboard
 
 /// Where `xpb` starts. The everyday pastes skip ArgumentParser: its set-up (reflection over
 /// every subcommand's options) cost more than the paste itself, and shell prompts and editors
@@ -8,6 +9,8 @@ import Glibc
 @main
 enum EntryPoint {
     static func main() {
+        // Every step of a command needs the server: losing it ends xpb with one line.
+        XConnection.lossEndsProcess = true
         if let request = PasteRequest(fastPathArguments: Array(CommandLine.arguments.dropFirst())) {
             do {
                 try request.run()

@@ -49,10 +49,10 @@ extension XPB {
     }
 }
 
-/// The targets an owner offers, by name, as the engine reports them, with the CLI's errors.
-func offeredTargets(_ reader: SelectionReader, _ selection: XAtom) throws(CommandFailure) -> [String] {
+/// What an owner offers, as the engine reports it, with the CLI's errors.
+func offer(_ reader: SelectionReader, _ selection: XAtom) throws(CommandFailure) -> TargetOffer {
     do {
-        return try reader.offeredTargetNames(of: selection)
+        return try reader.offer(of: selection)
     } catch {
         throw CommandFailure(error)
     }

@@ -17,9 +17,9 @@ struct PasteRequest {
         let connection = try GlobalOptions.connect(display: display)
         let reader = SelectionReader(connection: connection, timeout: Self.duration(seconds: timeout), selections: [selection])
         let selectionAtom = connection.atom(selection)
-        let offered = try offeredTargets(reader, selectionAtom)
+        let offered = try offer(reader, selectionAtom)
         if files { return try pasteFiles(reader, selectionAtom, offered) }
-        let plan = try PastePlan(typeArgument: type, offered: offered, selectionName: selection)
+        let plan = try PastePlan(typeArgument: type, offer: offered, selectionName: selection)
         try plan.deliver(from: reader, selectionAtom) { bytes in try writeToStdout(bytes) }
     }
 
@@ -30,9 +30,9 @@ struct PasteRequest {
 
     /// `--files`: the local paths of a file manager's copy, from `x-special/gnome-copied-files`
     /// or `text/uri-list`, one per line.
-    private func pasteFiles(_ reader: SelectionReader, _ selectionAtom: XAtom, _ offered: [String]) throws(CommandFailure) {
-        guard let target = XTargetCrosswalk.bestTarget(for: .fileURL, among: offered) else {
-            throw CommandFailure("\(selection) holds no files (it offers: \(offered.joined(separator: ", ")))", exitCode: 1)
+    private func pasteFiles(_ reader: SelectionReader, _ selectionAtom: XAtom, _ offered: TargetOffer) throws(CommandFailure) {
+        guard let target = offered.fileListTarget else {
+            throw CommandFailure("\(selection) holds no files (it offers: \(offered.targets.joined(separator: ", ")))", exitCode: 1)
         }
         let replyType: XAtom
         let bytes: [UInt8]

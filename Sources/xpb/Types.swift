@@ -26,10 +26,10 @@ extension XPB {
             try reportingFailures {
                 let connection = try options.connect()
                 let reader = SelectionReader(connection: connection)
-                let offered = try offeredTargets(reader, connection.atom(options.selection))
+                let offered = try offer(reader, connection.atom(options.selection)).targets
                 let rows = offered.map { target in
                     (atom: target,
-                     uti: (XTargetCrosswalk.type(forTarget: target) ?? UTType(tag: target, tagClass: .xAtom, conformingTo: nil))?.identifier ?? "",
+                     uti: TargetOffer.shownType(forTarget: target)?.identifier ?? "",
                      mime: XTargetCrosswalk.mimeType(forTarget: target) ?? "")
                 }
                 var output = ""

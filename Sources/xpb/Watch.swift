@@ -77,12 +77,15 @@ extension XPB {
                 var seen = 0
                 while count.map({ seen < $0 }) ?? true {
                     // One thread blocking on the X socket: idle costs nothing, not even a timer.
-                    guard let change = watcher.nextChange(timeout: printer.quietTimeLeft) else {
+                    guard let change = try watcher.nextChange(timeout: printer.quietTimeLeft) else {
                         printer.runPendingCommand()
                         continue
                     }
                     let name = names[atoms.firstIndex(of: change.selection)!]
-                    guard printer.report(change, name: name) else { return }
+                    // A newer change of the same selection is queued: this owner is gone already,
+                    // and asking the new one would credit it with this change.
+                    let isStale = watcher.hasQueuedChange(of: change.selection)
+                    guard printer.report(change, name: name, readOffer: !isStale) else { return }
                     seen += 1
                 }
                 printer.finish()
@@ -98,7 +101,7 @@ private struct ChangePrinter {
     let command: String?
     private var changeCounts: [XAtom: Int] = [:]
     /// A PRIMARY change whose command waits for the drag to end, with what its owner offered.
-    private var pending: (change: OwnerChange, name: String, count: Int, offered: [String], due: ContinuousClock.Instant)?
+    private var pending: (change: OwnerChange, name: String, count: Int, offer: TargetOffer, due: ContinuousClock.Instant)?
 
     /// PRIMARY changes once per drag step; `--exec` waits this long for quiet.
     static let primaryQuiet: Duration = .milliseconds(150)
@@ -115,12 +118,14 @@ private struct ChangePrinter {
     }
 
     /// Prints the change and runs or schedules its command; false once stdout is closed.
-    mutating func report(_ change: OwnerChange, name: String) -> Bool {
+    /// Without `readOffer` the owner is not asked for its types (it is gone already).
+    mutating func report(_ change: OwnerChange, name: String, readOffer: Bool) -> Bool {
         let count = changeCounts[change.selection, default: 0] + 1
         changeCounts[change.selection] = count
         // One TARGETS per change, for the line and for the command's content.
-        let offered = change.owner == .none ? [] : ((try? reader.offeredTargetNames(of: change.selection)) ?? [])
-        let types = SelectionReader.types(ofTargetNames: offered).map(\.identifier)
+        let offered = change.owner == .none || !readOffer
+            ? TargetOffer(targets: []) : ((try? reader.offer(of: change.selection)) ?? TargetOffer(targets: []))
+        let types = offered.types.map(\.identifier)
         guard writeLine(line(for: change, name: name, count: count, types: types)) else { return false }
         guard command != nil else { return true }
         if change.selection == .primary {
@@ -129,7 +134,7 @@ private struct ChangePrinter {
             pending = (change, name, count, offered, ContinuousClock.now.advanced(by: Self.primaryQuiet))
         } else {
             runPendingCommand()
-            run(change, name: name, count: count, offered: offered)
+            run(change, name: name, count: count, offer: offered)
         }
         return true
     }
@@ -138,7 +143,7 @@ private struct ChangePrinter {
     mutating func runPendingCommand() {
         guard let waiting = pending else { return }
         pending = nil
-        run(waiting.change, name: waiting.name, count: waiting.count, offered: waiting.offered)
+        run(waiting.change, name: waiting.name, count: waiting.count, offer: waiting.offer)
     }
 
     /// Lets a waiting command run before the watch ends.
@@ -151,17 +156,17 @@ private struct ChangePrinter {
         runPendingCommand()
     }
 
-    private func run(_ change: OwnerChange, name: String, count: Int, offered: [String]) {
+    private func run(_ change: OwnerChange, name: String, count: Int, offer: TargetOffer) {
         guard let command else { return }
-        ShellCommand.run(command, stdin: content(of: change, offered: offered), environment: [
+        ShellCommand.run(command, stdin: content(of: change, offer: offer), environment: [
             "XPB_SELECTION": name, "XPB_CHANGE_COUNT": String(count),
         ])
     }
 
     /// What `xpb paste` would print now: the text, else the first target; nothing when cleared.
-    private func content(of change: OwnerChange, offered: [String]) -> [UInt8] {
+    private func content(of change: OwnerChange, offer: TargetOffer) -> [UInt8] {
         guard change.owner != .none,
-            let plan = try? PastePlan(typeArgument: nil, offered: offered, selectionName: "")
+            let plan = try? PastePlan(typeArgument: nil, offer: offer, selectionName: "")
         else { return [] }
         var bytes: [UInt8] = []
         _ = try? plan.deliver(from: reader, change.selection) { bytes.append(contentsOf: $0) }

@@ -172,9 +172,9 @@ final class FakeClipboardManager: @unchecked Sendable {
         var keeper: SelectionOwner?
         while !state.withLock({ $0.stopped }) {
             // Wakes every 50 ms to see whether the test is done with it.
-            guard let event = connection.nextEvent(before: .after(.milliseconds(50))) else { continue }
+            guard let event = try connection.nextEvent(before: .after(.milliseconds(50))) else { continue }
             guard case .selectionRequest(let request) = event, request.selection == manager else {
-                connection.route(event)
+                connection.events.dispatch(event)
                 continue
             }
             // Like Klipper: a request older than our ownership is refused (ICCCM §2.2).
@@ -184,7 +184,7 @@ final class FakeClipboardManager: @unchecked Sendable {
                 continue
             }
             let targets: [UInt] = connection.withProperty(on: request.requestor, request.property, delete: false) { _, bytes in
-                PropertyDecoding.atoms(from: bytes)
+                PropertyFormat.items32(from: bytes)
             } ?? []
             let reader = SelectionReader(connection: connection, timeout: .seconds(2))
             var entries: [SelectionContent.Entry] = []

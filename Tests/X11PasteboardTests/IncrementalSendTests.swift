@@ -50,10 +50,39 @@ import Testing
     }
 }
 
-@Suite struct PropertyDecodingTests {
+/// Property data crosses Xlib in items, not bytes: format-32 items as C longs (8 bytes each
+/// here), so a byte count passed as an item count reads past the buffer (issue: `xpb copy -t
+/// PIXMAP` served three words of stray memory).
+@Suite struct PropertyFormatTests {
+    @Test(arguments: [(8, 1), (16, 2), (32, 4)])
+    func itemsAreWholeItemsOnly(format: Int, size: Int) {
+        #expect(PropertyFormat.itemSize(format) == size)
+        for byteCount in [0, 1, 3, 4, 5, 7, 9] {
+            #expect(PropertyFormat.itemCount(byteCount: byteCount, format: format) == byteCount / size)
+        }
+    }
+
+    @Test func packed32BitItemsBecomeOneLongEach() {
+        let bytes: [UInt8] = [1, 0, 0x20, 0, 0xFF, 0xFF, 0xFF, 0xFF, 9]  // two items and a stray byte
+        let longs = bytes.withUnsafeBytes { PropertyFormat.cLongs(fromPacked: $0) }
+        #expect(longs == [0x0020_0001, 0xFFFF_FFFF])
+        let back = longs.withUnsafeBufferPointer { PropertyFormat.packed(fromCLongs: $0) }
+        #expect(back == [0x0020_0001, 0xFFFF_FFFF])
+    }
+
+    @Test func fourBytesAreOneItemNotFour() {
+        let bytes: [UInt8] = [1, 0, 0x20, 0]
+        #expect(bytes.withUnsafeBytes { PropertyFormat.cLongs(fromPacked: $0) }.count == 1)
+    }
+
     @Test func readsPacked32BitItems() {
         let bytes: [UInt8] = [1, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, 9]
-        #expect(PropertyDecoding.atoms(from: bytes) == [1, 0xFFFF_FFFF])
+        #expect(PropertyFormat.items32(from: bytes) == [1, 0xFFFF_FFFF])
+    }
+
+    @Test func longsKeepOnlyTheirLow32Bits() {
+        let longs = [Int(bitPattern: 0xFFFF_FFFF_0000_0002), 3]
+        #expect(longs.withUnsafeBufferPointer { PropertyFormat.packed(fromCLongs: $0) } == [2, 3])
     }
 }
 

@@ -1,4 +1,5 @@
 import Glibc
+import SystemPackage
 
 /// A POSIX thread running one closure to its end.
 ///
@@ -18,8 +19,16 @@ enum EngineThread {
             start.body()
             return nil
         }, context)
-        precondition(status == 0, "cannot start the pasteboard thread: \(String(cString: strerror(status)))")
+        precondition(status == 0, "cannot start the pasteboard thread: \(Errno(rawValue: status))")
         pthread_detach(thread)
+    }
+
+    /// Names the calling thread ("xpb :0") so that top, ps and the tests can tell it apart
+    /// (pthread_setname_np is not visible from Swift's Glibc module; the thread's comm file is
+    /// the same thing). Linux keeps 15 bytes.
+    static func nameCurrent(_ name: String) {
+        guard let comm = try? FileDescriptor.open("/proc/thread-self/comm", .writeOnly, options: .closeOnExec) else { return }
+        _ = try? comm.closeAfter { try comm.writeAll(name.utf8.prefix(15)) }
     }
 }
 

@@ -12,7 +12,7 @@ import UniformTypes
 ///     per representation: identifierLength:u32 identifier(UTF-8) byteCount:u64 bytes
 enum ItemArchive {
     /// The X target (and MIME type) of the archive.
-    static let target = "application/x-xpb-items"
+    static let target = TargetOffer.itemArchiveTarget
 
     private static let magic: [UInt8] = Array("XPBI".utf8)
     private static let version: UInt8 = 1
@@ -56,7 +56,7 @@ enum ItemArchive {
         guard foundVersion == version else { throw .unsupportedVersion(foundVersion) }
         let itemCount = Int(try input.uint32())
         var items: [StoredItem] = []
-        // Counts come from another process: never reserve on their word, a short input ends the loop.
+        // Counts come from another process: never reserve on their word, a short input ends the session.
         for _ in 0..<itemCount {
             let flags = try input.byte()
             let expiry = Int64(bitPattern: try input.uint64())

@@ -55,7 +55,7 @@ extension Pasteboard {
         public var changeCount: Int {
             get async throws(PasteboardError) {
                 let name = pasteboard.name
-                return try await run { loop, _ in loop.changeCount(of: name) }
+                return try await run { session, _ throws(PasteboardError) in try session.changeCount(of: name) }
             }
         }
 
@@ -98,9 +98,8 @@ extension Pasteboard {
 
         /// See `Pasteboard.handOffToClipboardManager(timeout:)`.
         public func handOffToClipboardManager(timeout: Duration = .seconds(5)) async -> HandOffResult {
-            guard pasteboard.name == .general else { return .notOwner }
             do {
-                return try await run { loop, _ in loop.handOffToClipboardManager(timeout: timeout) }
+                return try await run { session, selection in session.handOffToClipboardManager(of: selection, timeout: timeout) }
             } catch {
                 return .failed(error)
             }

@@ -62,7 +62,7 @@ public final class Pasteboard: Sendable {
         self.displayName = displayName
         // Counting starts now, so changes right after creation are not missed; a display that
         // is not there yet is tried again by every later call.
-        _ = try? engine().blocking { loop in _ = loop.watch(name) }
+        _ = try? engine().blocking { session in _ = session.watch(name) }
     }
 
     /// The pasteboard of the selection `name` on `$DISPLAY`.
@@ -95,12 +95,12 @@ public final class Pasteboard: Sendable {
     /// selection is cleared.
     public static func remove(withName name: Name) {
         _ = createdNames.withLock { $0.remove(name.rawValue) }
-        let engines = DisplayEngine.all
+        let engines = DisplayLoop.all
         for engine in engines {
-            _ = try? engine.blocking { loop throws(PasteboardError) in
+            _ = try? engine.blocking { session throws(PasteboardError) in
                 // Looked up, not watched: a removed pasteboard needs no change count.
-                let selection = loop.connection.atom(name.rawValue)
-                if loop.ownsSelection(selection) { try loop.clear(selection) }
+                let selection = session.connection.atom(name.rawValue)
+                if session.ownsSelection(selection) { try session.clear(selection) }
             }
         }
     }
@@ -108,8 +108,8 @@ public final class Pasteboard: Sendable {
     private static func exists(_ name: Name, displayName: String?) -> Bool {
         if [.general, .primary, .secondary].contains(name) { return true }
         if createdNames.withLock({ $0.contains(name.rawValue) }) { return true }
-        let engine = try? DisplayEngine.engine(for: displayName)
-        let owned = try? engine?.blocking { loop in loop.connection.owner(of: loop.connection.atom(name.rawValue)) != .none }
+        let engine = try? DisplayLoop.engine(for: displayName)
+        let owned = try? engine?.blocking { session in session.connection.owner(of: session.connection.atom(name.rawValue)) != .none }
         return owned == true
     }
 
@@ -120,7 +120,7 @@ public final class Pasteboard: Sendable {
     /// included, and every clear. Counts every change the X server made before the call.
     public var changeCount: Int {
         let name = self.name
-        return (try? run { loop, _ in loop.changeCount(of: name) }) ?? 0
+        return (try? run { session, _ throws(PasteboardError) in try session.changeCount(of: name) }) ?? 0
     }
 
     /// The changes of this pasteboard from now on, as XFixes reports them; each access is a new
@@ -131,7 +131,7 @@ public final class Pasteboard: Sendable {
         }
         let name = self.name
         let stream = engine.hub.changes(of: name)
-        _ = try? engine.blocking { loop in _ = loop.watch(name) }
+        _ = try? engine.blocking { session in _ = session.watch(name) }
         return stream
     }
 
@@ -144,9 +144,8 @@ public final class Pasteboard: Sendable {
     /// `CLIPBOARD_MANAGER`. Sensitive content is never handed off: CLIPBOARD is given up instead.
     /// Returns after the manager has answered and fetched everything, or after `timeout`.
     public func handOffToClipboardManager(timeout: Duration = .seconds(5)) -> HandOffResult {
-        guard name == .general else { return .notOwner }
         do {
-            return try engine().blocking { loop in loop.handOffToClipboardManager(timeout: timeout) }
+            return try run { session, selection in session.handOffToClipboardManager(of: selection, timeout: timeout) }
         } catch {
             return .failed(error)
         }
@@ -166,27 +165,29 @@ public final class Pasteboard: Sendable {
     static let installExitHook: Void = {
         atexit {
             guard Pasteboard.handsOffOnExit else { return }
-            for engine in DisplayEngine.all {
-                _ = try? engine.blocking { loop in loop.handOffToClipboardManager(timeout: .seconds(5)) }
+            for engine in DisplayLoop.all {
+                _ = try? engine.blocking { session in
+                    session.handOffToClipboardManager(of: session.connection.atom("CLIPBOARD"), timeout: .seconds(5))
+                }
             }
         }
     }()
 
     // MARK: Running on the engine
 
-    func engine() throws(PasteboardError) -> DisplayEngine {
-        try DisplayEngine.engine(for: displayName)
+    func engine() throws(PasteboardError) -> DisplayLoop {
+        try DisplayLoop.engine(for: displayName)
     }
 
     /// Runs `body` on the display's thread with this pasteboard's selection, and waits.
-    func run<T: Sendable>(_ body: @escaping @Sendable (DisplayLoop, XAtom) throws(PasteboardError) -> T) throws(PasteboardError) -> T {
+    func run<T: Sendable>(_ body: @escaping @Sendable (DisplaySession, XAtom) throws(PasteboardError) -> T) throws(PasteboardError) -> T {
         let name = self.name
-        return try engine().blocking { loop throws(PasteboardError) in try body(loop, loop.watch(name)) }
+        return try engine().blocking { session throws(PasteboardError) in try body(session, session.watch(name)) }
     }
 
     /// Runs `body` on the display's thread with this pasteboard's selection.
-    func runAsync<T: Sendable>(_ body: @escaping @Sendable (DisplayLoop, XAtom) throws(PasteboardError) -> T) async throws(PasteboardError) -> T {
+    func runAsync<T: Sendable>(_ body: @escaping @Sendable (DisplaySession, XAtom) throws(PasteboardError) -> T) async throws(PasteboardError) -> T {
         let name = self.name
-        return try await engine().awaiting { loop throws(PasteboardError) in try body(loop, loop.watch(name)) }
+        return try await engine().awaiting { session throws(PasteboardError) in try body(session, session.watch(name)) }
     }
 }

@@ -5,78 +5,78 @@ import UniformTypes
 /// their `async` counterparts share it. Results are Sendable values: the caller's side turns
 /// them into `String`, `URL`, `Data` or dictionaries.
 enum PasteboardOperations {
-    typealias Operation<T: Sendable> = @Sendable (DisplayLoop, XAtom) throws(PasteboardError) -> T
+    typealias Operation<T: Sendable> = @Sendable (DisplaySession, XAtom) throws(PasteboardError) -> T
 
     // MARK: Reading
 
     static func strings() -> Operation<[String]> {
-        { loop, selection throws(PasteboardError) in
-            try loop.items(of: selection) { $0.conforms(to: .plainText) }.compactMap(text(of:))
+        { session, selection throws(PasteboardError) in
+            try session.items(of: selection) { $0.conforms(to: .plainText) }.compactMap(text(of:))
         }
     }
 
     static func urls() -> Operation<[String]> {
-        { loop, selection throws(PasteboardError) in
-            try loop.items(of: selection) { $0.conforms(to: .url) }.compactMap { item in
+        { session, selection throws(PasteboardError) in
+            try session.items(of: selection) { $0.conforms(to: .url) }.compactMap { item in
                 (item.representation(for: .url)).map { String(decoding: $0.bytes, as: UTF8.self) }
             }
         }
     }
 
     static func images() -> Operation<[[UInt8]]> {
-        { loop, selection throws(PasteboardError) in
-            try loop.items(of: selection) { $0.conforms(to: .image) }.compactMap { item in
+        { session, selection throws(PasteboardError) in
+            try session.items(of: selection) { $0.conforms(to: .image) }.compactMap { item in
                 (item.representation(for: .png) ?? item.representation(for: .image))?.bytes
             }
         }
     }
 
     static func colors() -> Operation<[RGBA16Color]> {
-        { loop, selection throws(PasteboardError) in
-            try loop.items(of: selection) { $0 == .x11Color }.compactMap { item in
+        { session, selection throws(PasteboardError) in
+            try session.items(of: selection) { $0 == .x11Color }.compactMap { item in
                 item.representation(for: .x11Color).flatMap { try? RGBA16Color(bytes: $0.bytes) }
             }
         }
     }
 
     static func offers(_ types: [UTType]) -> Operation<Bool> {
-        { loop, selection throws(PasteboardError) in try loop.offersAny(of: types, in: selection) }
+        { session, selection throws(PasteboardError) in try session.offersAny(of: types, in: selection) }
     }
 
     static func items() -> Operation<[StoredItem]> {
-        { loop, selection throws(PasteboardError) in try loop.items(of: selection) { _ in true } }
+        { session, selection throws(PasteboardError) in try session.items(of: selection) { _ in true } }
     }
 
     static func numberOfItems() -> Operation<Int> {
         // Only URLs can add items a foreign owner offers (several in one text/uri-list).
-        { loop, selection throws(PasteboardError) in try loop.items(of: selection) { $0.conforms(to: .url) }.count }
+        { session, selection throws(PasteboardError) in try session.items(of: selection) { $0.conforms(to: .url) }.count }
     }
 
     static func types() -> Operation<[String]> {
-        { loop, selection throws(PasteboardError) in try loop.offeredTypes(of: selection).map(\.identifier) }
+        { session, selection throws(PasteboardError) in try session.offeredTypes(of: selection).map(\.identifier) }
     }
 
     static func contains(_ types: [UTType]) -> Operation<Bool> {
-        { loop, selection throws(PasteboardError) in
-            let offered = try loop.offeredTypes(of: selection)
+        { session, selection throws(PasteboardError) in
+            let offered = try session.offeredTypes(of: selection)
             return types.contains { wanted in offered.contains { $0.conforms(to: wanted) } }
         }
     }
 
     /// The representation of `type` in every item, or in the first only.
     static func representations(_ type: UTType, firstOnly: Bool) -> Operation<[StoredItem.Representation?]> {
-        { loop, selection throws(PasteboardError) in try loop.representations(of: type, in: selection, firstOnly: firstOnly) }
+        { session, selection throws(PasteboardError) in try session.representations(of: type, in: selection, firstOnly: firstOnly) }
     }
 
     static func indices(containing types: [UTType]) -> Operation<[Int]> {
-        { loop, selection throws(PasteboardError) in
-            let items = try loop.items(of: selection) { type in types.contains { type.conforms(to: $0) } }
+        { session, selection throws(PasteboardError) in
+            let items = try session.items(of: selection) { type in types.contains { type.conforms(to: $0) } }
             return items.indices.filter { !items[$0].representations.isEmpty }
         }
     }
 
     static func metadata() -> Operation<[Pasteboard.ItemMetadata]> {
-        { loop, selection throws(PasteboardError) in try loop.items(of: selection) { _ in false }.map(\.metadata) }
+        { session, selection throws(PasteboardError) in try session.items(of: selection) { _ in false }.map(\.metadata) }
     }
 
     // MARK: Writing
@@ -99,14 +99,14 @@ enum PasteboardOperations {
         let expiry = metadata.expirationDate.map { date in
             Duration.milliseconds(max(1, Int64((date.timeIntervalSinceNow * 1000).rounded(.up))))
         }
-        return { loop, selection throws(PasteboardError) in try loop.write(marked, to: selection, expiry: expiry) }
+        return { session, selection throws(PasteboardError) in try session.write(marked, to: selection, expiry: expiry) }
     }
 
     static func append(_ items: [StoredItem]) -> Operation<Void> {
         Pasteboard.installExitHook
-        return { loop, selection throws(PasteboardError) in
-            let existing = try loop.items(of: selection) { _ in true }.filter { !$0.representations.isEmpty }
-            try loop.write(existing + items, to: selection, expiry: nil)
+        return { session, selection throws(PasteboardError) in
+            let existing = try session.items(of: selection) { _ in true }.filter { !$0.representations.isEmpty }
+            try session.write(existing + items, to: selection, expiry: nil)
         }
     }
 

@@ -3,7 +3,7 @@
 /// transfers at once, and transfers that finish after ownership has moved on.
 ///
 /// - Warning: not thread-safe; it runs on its connection's thread.
-public final class SelectionOwner {
+public final class SelectionOwner: Conversation {
     /// How the owner serves.
     public struct Configuration: Sendable {
         /// Bytes per INCR chunk; nil derives it from the server (min(1 MiB, max property size)).
@@ -79,13 +79,8 @@ public final class SelectionOwner {
     }
 
     /// Prepares to serve `content` as `selection`; nothing happens on the server until `acquire()`.
-    ///
-    /// With `receivesRoutedEvents`, requests that arrive while another party on the connection
-    /// waits (a reader, a watcher) reach this owner; a loop that dispatches events to the owners
-    /// it keeps passes false.
     public init(
-        connection: XConnection, selection: XAtom, content: SelectionContent, configuration: Configuration = .init(),
-        receivesRoutedEvents: Bool = true
+        connection: XConnection, selection: XAtom, content: SelectionContent, configuration: Configuration = .init()
     ) {
         self.connection = connection
         self.selection = selection
@@ -99,14 +94,13 @@ public final class SelectionOwner {
                 + content.entries.map(\.target))
         protocolTargets = (atoms[0], atoms[1], atoms[2], atoms[3], atoms[4], atoms[5], atoms[6])
         offered = Array(zip(atoms.dropFirst(7), content.entries)).map { (atom: $0.0, entry: $0.1) }
-        if receivesRoutedEvents {
-            connection.eventHandlers.append { [weak self] event in self?.handle(event) ?? false }
-        }
     }
 
-    /// Takes ownership with a real server timestamp and checks that it took.
+    /// Takes ownership with a real server timestamp and checks that it took; from then on the
+    /// connection's loop brings this owner its requests, whoever waits on the connection.
     ///
-    /// - Throws: `.ownershipRefused` when the server did not make us the owner.
+    /// - Throws: `.ownershipRefused` when the server did not make us the owner; `.timedOut`,
+    ///   `.connectionLost`.
     /// The corresponding Xlib function is `XSetSelectionOwner`.
     public func acquire() throws(PasteboardError) {
         let time = try connection.serverTime()
@@ -116,6 +110,7 @@ public final class SelectionOwner {
         }
         acquiredAt = time
         isOwner = true
+        connection.events.register(self)
         if let expiry = configuration.expiry { expiresAt = .after(expiry) }
     }
 
@@ -132,21 +127,31 @@ public final class SelectionOwner {
         isOwner = false
     }
 
+    /// Lets a newer owner of the same selection on this connection serve it from now on: the
+    /// server sends no SelectionClear when a window takes a selection it already owns.
+    /// Transfers in flight still finish.
+    func supersede() {
+        isOwner = false
+    }
+
     /// Serves requests until ownership is lost, the conversion limit is reached or the content
     /// expires, and every transfer in flight has finished; or, at once, when `shouldStop` holds.
     ///
     /// `shouldStop` is asked after every event, so whatever makes it true should also wake the
-    /// connection (`XConnection.wakeDescriptor`).
-    public func serve(stoppingWhen shouldStop: () -> Bool = { false }) -> Outcome {
-        var deadline = runDueWork()
-        while true {
-            if shouldStop() { return .stopped }
-            if let outcome = finishedOutcome() { return outcome }
-            if let event = connection.nextEvent(before: deadline) {
-                if !handle(event) { connection.route(event) }
-            }
-            deadline = runDueWork()
-        }
+    /// connection (`XConnection.wakeDescriptor`). Other conversations on the connection are
+    /// served meanwhile.
+    ///
+    /// - Throws: `.connectionLost`.
+    public func serve(stoppingWhen shouldStop: () -> Bool = { false }) throws(PasteboardError) -> Outcome {
+        var outcome: Outcome?
+        try connection.events.pump(until: {
+            outcome = shouldStop() ? .stopped : finishedOutcome()
+            return outcome != nil
+        })
+        // The last answer must be processed before the caller may exit: a server that sees the
+        // connection close can drop requests it has read but not yet run.
+        connection.sync()
+        return outcome!
     }
 
     private func finishedOutcome() -> Outcome? {
@@ -159,13 +164,18 @@ public final class SelectionOwner {
 
     // MARK: Events
 
-    /// Handles an event if it is this owner's; returns whether it was.
-    func handle(_ event: XEventKind) -> Bool {
+    /// Whether this owner has nothing left to do: the selection is no longer its, and every
+    /// transfer has ended.
+    var isFinished: Bool { !isOwner && transfers.isEmpty }
+
+    /// Handles an event if it is this owner's; returns whether it was. Requests for a selection
+    /// it no longer owns are left to a newer owner, or to the dispatcher's refusal.
+    func handle(_ event: XServerEvent) -> Bool {
         switch event {
-        case let .selectionRequest(request) where request.selection == selection && request.owner == connection.window:
+        case let .selectionRequest(request) where request.selection == selection && request.owner == connection.window && isOwner:
             answer(request)
             return true
-        case let .selectionClear(cleared, window, time) where cleared == selection && window == connection.window:
+        case let .selectionClear(cleared, window, time) where cleared == selection && window == connection.window && isOwner:
             // A clear older than our acquisition belongs to an earlier ownership (ICCCM §2.1).
             if !time.isBefore(acquiredAt) { isOwner = false }
             return true
@@ -247,7 +257,7 @@ public final class SelectionOwner {
     /// order, failed pairs get None as their property, and the list is written back.
     private func convertMultiple(for requestor: XWindow, property: XAtom) -> Bool {
         let pairs: [UInt]? = connection.withProperty(on: requestor, property, delete: false) { header, bytes in
-            header.format == 32 ? PropertyDecoding.atoms(from: bytes) : nil
+            header.format == 32 ? PropertyFormat.items32(from: bytes) : nil
         } ?? nil
         guard var pairs, pairs.count >= 2 else { return false }
         if pairs.count % 2 == 1 { pairs.removeLast() }

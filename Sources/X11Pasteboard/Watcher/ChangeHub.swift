@@ -61,4 +61,13 @@ final class ChangeHub: Sendable {
         guard let (event, subscribers) = delivery else { return }
         for subscriber in subscribers { subscriber.yield(event) }
     }
+
+    /// Ends every stream: the display's connection is gone.
+    func finishAll() {
+        let subscribers = state.withLock { state in
+            defer { for name in state.watched.keys { state.watched[name]?.subscribers.removeAll() } }
+            return state.watched.values.flatMap { $0.subscribers.values }
+        }
+        for subscriber in subscribers { subscriber.finish() }
+    }
 }

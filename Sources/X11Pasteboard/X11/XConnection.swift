@@ -1,5 +1,6 @@
 internal import CX11
 import Glibc
+import Synchronization
 
 /// One connection to an X server, with a private 1×1 window that the engine uses as requestor and
 /// as selection owner.
@@ -25,19 +26,32 @@ public final class XConnection {
     /// use, which was a third of a small paste's work.
     private var knownAtoms = AtomNameCache()
     /// The property whose zero-length appends give us server timestamps; interned when first needed.
-    private var timestampProperty: XAtom { atom("_XPB_TIMESTAMP") }
-    private var conversionGeneration = 0
+    var timestampProperty: XAtom { atom("_XPB_TIMESTAMP") }
+    /// The properties conversions land in, one per conversion in flight.
+    var conversionProperties = ConversionProperties()
+    /// Every conversation on this connection (reads, owners, watchers), and who gets each event.
+    public private(set) lazy var events = EventDispatcher(connection: self)
+    /// Set by Xlib's exit handler when the server is gone.
+    let loss: ConnectionLoss
 
     /// A descriptor polled together with the X socket so that another thread or a signal handler
     /// can wake the connection's thread (the Pasteboard model hands it work this way; `xpb copy`
-    /// learns of SIGTERM so); `nextEvent` drains it and returns `.other` when it became
+    /// learns of SIGTERM so); `nextEvent` drains it and returns `.wake` when it became
     /// readable. It must be non-blocking.
     public var wakeDescriptor: Int32?
 
-    /// Handlers for events that arrive while somebody else waits (a reader waiting for its
-    /// SelectionNotify must not starve an owner on the same connection). Each returns true when
-    /// the event was its.
-    var eventHandlers: [(XEventKind) -> Bool] = []
+    /// Whether the X server went away: every call that needs it fails with `.connectionLost`
+    /// from then on, and the connection cannot recover (open a new one).
+    public var isLost: Bool { loss.hasHappened }
+
+    /// When true, a lost X server ends the process with one line on stderr (`PROGRAM: lost the
+    /// connection to the X server`), as command-line tools want: their every step needs the
+    /// server. Off by default, so that a program using the library survives its X server and
+    /// gets `.connectionLost` errors instead.
+    public static var lossEndsProcess: Bool {
+        get { XErrorTrap.lossEndsProcess.load(ordering: .relaxed) }
+        set { XErrorTrap.lossEndsProcess.store(newValue, ordering: .relaxed) }
+    }
 
     private static let threadsInitialised: Void = {
         // The Pasteboard model serves from a background thread; Xlib needs this before any
@@ -63,6 +77,9 @@ public final class XConnection {
         guard let display = XOpenDisplay(name) else {
             throw PasteboardError(.cannotOpenDisplay, "cannot open X display \"\(name)\"; is an X server running there?")
         }
+        let loss = ConnectionLoss()
+        XErrorTrap.adopt(display, loss: loss)
+        self.loss = loss
         self.display = display
         self.displayName = name
         self.fileDescriptor = XConnectionNumber(display)
@@ -81,7 +98,7 @@ public final class XConnection {
 
     /// XFixes is negotiated on first use: a paste never needs it, and QueryExtension and
     /// QueryVersion are two round trips of its start-up.
-    private func negotiateXFixes() -> Int32? {
+    func negotiateXFixes() -> Int32? {
         if let xfixesEventBase { return xfixesEventBase }
         var eventBase: Int32 = 0
         var errorBase: Int32 = 0
@@ -95,6 +112,7 @@ public final class XConnection {
     }
 
     deinit {
+        XErrorTrap.release(display)
         XCloseDisplay(display)
     }
 
@@ -167,258 +185,5 @@ public final class XConnection {
             }
         }
         return atoms.map { knownAtoms.name(of: $0.rawValue) }
-    }
-
-    // MARK: Selections
-
-    /// The window that owns `selection`, `.none` when nobody does.
-    ///
-    /// The corresponding Xlib function is `XGetSelectionOwner`.
-    public func owner(of selection: XAtom) -> XWindow {
-        XWindow(rawValue: XGetSelectionOwner(display, selection.rawValue))
-    }
-
-    /// Makes `window` (or nobody, with `.none`) the owner of `selection` as of `time`.
-    ///
-    /// The corresponding Xlib function is `XSetSelectionOwner`.
-    func setOwner(of selection: XAtom, to window: XWindow, time: XTimestamp) {
-        XSetSelectionOwner(display, selection.rawValue, window.rawValue, Time(time.rawValue))
-    }
-
-    /// Asks the owner of `selection` to convert it to `target` into `property` on our window.
-    ///
-    /// The corresponding Xlib function is `XConvertSelection`.
-    func convertSelection(_ selection: XAtom, to target: XAtom, property: XAtom, time: XTimestamp) {
-        XConvertSelection(display, selection.rawValue, target.rawValue, property.rawValue, window.rawValue, Time(time.rawValue))
-    }
-
-    /// Tells `requestor` a conversion is done (`property`) or refused (`.none`).
-    ///
-    /// The corresponding Xlib function is `XSendEvent`.
-    func sendSelectionNotify(to requestor: XWindow, selection: XAtom, target: XAtom, property: XAtom, time: XTimestamp) {
-        var event = XEvent()
-        event.xselection = XSelectionEvent(
-            type: SelectionNotify, serial: 0, send_event: 1, display: display, requestor: requestor.rawValue,
-            selection: selection.rawValue, target: target.rawValue, property: property.rawValue, time: Time(time.rawValue))
-        XSendEvent(display, requestor.rawValue, 0, 0, &event)
-    }
-
-    /// Sets the events this client receives from `window` (PropertyChangeMask on a requestor
-    /// during an INCR send, StructureNotifyMask to learn that it died).
-    ///
-    /// The corresponding Xlib function is `XSelectInput`.
-    func selectInput(on window: XWindow, propertyChanges: Bool, structure: Bool) {
-        var mask = 0
-        if propertyChanges { mask |= Int(PropertyChangeMask) }
-        if structure { mask |= Int(StructureNotifyMask) }
-        XSelectInput(display, window.rawValue, mask)
-    }
-
-    /// Asks XFixes to report owner changes of `selection` to our window.
-    ///
-    /// - Throws: `.missingExtension` when the server has no XFixes.
-    /// The corresponding Xlib function is `XFixesSelectSelectionInput`.
-    func watchOwnerChanges(of selection: XAtom) throws(PasteboardError) {
-        guard negotiateXFixes() != nil else {
-            throw PasteboardError(.missingExtension, "the X server \"\(displayName)\" has no XFixes extension")
-        }
-        let mask = UInt(XFixesSetSelectionOwnerNotifyMask | XFixesSelectionWindowDestroyNotifyMask
-            | XFixesSelectionClientCloseNotifyMask)
-        XFixesSelectSelectionInput(display, window.rawValue, selection.rawValue, mask)
-    }
-
-    // MARK: Properties
-
-    /// What `XGetWindowProperty` says of a property before its data.
-    struct PropertyHeader {
-        var type: XAtom
-        var format: Int
-        var itemCount: Int
-    }
-
-    /// Reads a whole property in one request and hands its bytes to `body` before freeing them.
-    ///
-    /// Format-32 data arrives from Xlib as C longs; it is repacked as 32-bit values so `body`
-    /// sees the wire layout. Returns nil when the property does not exist.
-    /// The corresponding Xlib function is `XGetWindowProperty`.
-    func withProperty<R, E: Error>(
-        on window: XWindow, _ property: XAtom, delete: Bool,
-        _ body: (PropertyHeader, UnsafeRawBufferPointer) throws(E) -> R
-    ) throws(E) -> R? {
-        var type: Atom = 0
-        var format: Int32 = 0
-        var itemCount: UInt = 0
-        var bytesAfter: UInt = 0
-        var data: UnsafeMutablePointer<UInt8>? = nil
-        let status = XGetWindowProperty(
-            display, window.rawValue, property.rawValue, 0, 0x1FFF_FFFF, delete ? 1 : 0, Atom(AnyPropertyType),
-            &type, &format, &itemCount, &bytesAfter, &data)
-        defer { if let data { XFree(data) } }
-        guard status == Success, type != 0 else { return nil }
-        let header = PropertyHeader(type: XAtom(rawValue: type), format: Int(format), itemCount: Int(itemCount))
-        guard let data, itemCount > 0 else {
-            return try body(header, UnsafeRawBufferPointer(start: nil, count: 0))
-        }
-        switch format {
-        case 32:
-            let longs = UnsafeRawPointer(data).assumingMemoryBound(to: Int.self)
-            let packed = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: Int(itemCount))
-            defer { packed.deallocate() }
-            for index in 0..<Int(itemCount) { packed[index] = UInt32(truncatingIfNeeded: longs[index]) }
-            return try body(header, UnsafeRawBufferPointer(packed))
-        case 16:
-            return try body(header, UnsafeRawBufferPointer(start: data, count: Int(itemCount) * 2))
-        default:
-            return try body(header, UnsafeRawBufferPointer(start: data, count: Int(itemCount)))
-        }
-    }
-
-    /// Replaces (or appends to) a property with 8- or 16-bit data.
-    ///
-    /// The corresponding Xlib function is `XChangeProperty`.
-    func changeProperty(
-        on window: XWindow, _ property: XAtom, type: XAtom, format: Int, bytes: UnsafeRawBufferPointer, append: Bool = false
-    ) {
-        let unit = format == 16 ? 2 : 1
-        let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
-        XChangeProperty(
-            display, window.rawValue, property.rawValue, type.rawValue, Int32(format),
-            append ? PropModeAppend : PropModeReplace, base, Int32(bytes.count / unit))
-    }
-
-    /// Replaces a property with 32-bit items (atoms, timestamps), which Xlib takes as C longs.
-    ///
-    /// The corresponding Xlib function is `XChangeProperty`.
-    func changeProperty32(on window: XWindow, _ property: XAtom, type: XAtom, values: [UInt]) {
-        var longs = values.map { Int(bitPattern: $0) }
-        _ = longs.withUnsafeMutableBytes { raw in
-            XChangeProperty(
-                display, window.rawValue, property.rawValue, type.rawValue, 32, PropModeReplace,
-                raw.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32(values.count))
-        }
-    }
-
-    /// Deletes a property.
-    ///
-    /// The corresponding Xlib function is `XDeleteProperty`.
-    func deleteProperty(on window: XWindow, _ property: XAtom) {
-        XDeleteProperty(display, window.rawValue, property.rawValue)
-    }
-
-    /// The property our conversions land in. One at a time per connection, so one name serves
-    /// until a conversion times out.
-    func conversionProperty() -> XAtom {
-        atom(conversionPropertyName())
-    }
-
-    func conversionPropertyName() -> String {
-        "_XPB_SELECTION_\(conversionGeneration)"
-    }
-
-    /// Moves on to a fresh property name after a timeout, so that a late answer to the abandoned
-    /// conversion cannot be taken for the next one's (Qt recreates its window for the same reason).
-    func abandonConversionProperty() {
-        conversionGeneration += 1
-    }
-
-    // MARK: The event loop
-
-    /// Sends buffered requests.
-    ///
-    /// The corresponding Xlib function is `XFlush`.
-    func flush() { XFlush(display) }
-
-    /// Waits until every request so far has been processed, so their errors have arrived.
-    ///
-    /// The corresponding Xlib function is `XSync`.
-    func sync() { XSync(display, 0) }
-
-    /// The serial number the next request will carry: errors name the serial of the request that
-    /// failed, so a transfer can tell its own failures from stale ones about a window id that
-    /// the server has since handed to another client.
-    ///
-    /// The corresponding Xlib function is `XNextRequest`.
-    func nextRequestSerial() -> UInt {
-        XNextRequest(display)
-    }
-
-    /// Removes and returns the protocol errors reported on this connection that `wanted` picks.
-    func takeErrors(where wanted: (XProtocolError) -> Bool) -> [XProtocolError] {
-        XErrorTrap.drain(display: UInt(bitPattern: display), where: wanted)
-    }
-
-    /// The next event, waiting on the socket until `deadline`; nil when it passed first.
-    ///
-    /// Blocks in `poll(2)` on the connection's descriptor: no sleeping, no busy loop.
-    func nextEvent(before deadline: Deadline) -> XEventKind? {
-        while true {
-            if XEventsQueued(display, QueuedAfterFlush) > 0 {
-                var event = XEvent()
-                XNextEvent(display, &event)
-                return XEventKind(event, xfixesEventBase: xfixesEventBase)
-            }
-            var descriptors = [
-                pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: wakeDescriptor ?? -1, events: Int16(POLLIN), revents: 0),
-            ]
-            let ready = poll(&descriptors, wakeDescriptor == nil ? 1 : 2, deadline.pollTimeout)
-            if ready == 0 { return nil }
-            if ready < 0 && errno != EINTR { return nil }
-            if ready > 0, descriptors[1].revents != 0, let wake = wakeDescriptor {
-                // Work was handed over: the waiter's caller looks at its queue once this returns.
-                var drained = [UInt8](repeating: 0, count: 64)
-                while read(wake, &drained, drained.count) > 0 {}
-                return .other
-            }
-            if ready > 0 {
-                // Reads what arrived; a dead server ends in Xlib's I/O error handler.
-                _ = XEventsQueued(display, QueuedAfterReading)
-            }
-            if deadline.hasPassed && XEventsQueued(display, QueuedAlready) == 0 { return nil }
-        }
-    }
-
-    /// Passes an event that the current waiter does not want to the other parties on this
-    /// connection (owners, watchers).
-    func route(_ event: XEventKind) {
-        for handler in eventHandlers where handler(event) { return }
-    }
-
-    /// A real server timestamp, from a zero-length append to a property of our window
-    /// (ICCCM §2.1: never use CurrentTime to take ownership).
-    ///
-    /// - Throws: `.timedOut` when the server does not answer within 5 s.
-    func serverTime() throws(PasteboardError) -> XTimestamp {
-        changeProperty(on: window, timestampProperty, type: .integer, format: 8, bytes: UnsafeRawBufferPointer(start: nil, count: 0), append: true)
-        flush()
-        let deadline = Deadline.after(.seconds(5))
-        while let event = nextEvent(before: deadline) {
-            if case let .propertyNotify(window, property, time, _) = event, window == self.window,
-                property == timestampProperty
-            {
-                return time
-            }
-            route(event)
-        }
-        throw PasteboardError(.timedOut, "the X server \"\(displayName)\" did not answer within 5 s")
-    }
-}
-
-extension XConnection {
-    /// Leaves `selection` with no owner, as of a real server time; the old owner gets a
-    /// SelectionClear and stops serving.
-    ///
-    /// - Returns: the server time the selection was cleared as of; nil when nobody owned it.
-    /// - Throws: `.ownershipRefused` when a new owner appeared in the meantime and kept it.
-    /// The corresponding Xlib function is `XSetSelectionOwner` with `None`.
-    @discardableResult
-    public func clear(_ selection: XAtom) throws(PasteboardError) -> XTimestamp? {
-        guard owner(of: selection) != .none else { return nil }
-        let time = try serverTime()
-        setOwner(of: selection, to: .none, time: time)
-        guard owner(of: selection) == .none else {
-            throw PasteboardError(.ownershipRefused, "could not clear \(name(of: selection) ?? "the selection"): another client took it at the same moment")
-        }
-        return time
     }
 }

@@ -17,17 +17,47 @@ struct XProtocolError: Sendable, Hashable {
     static let badAlloc: UInt8 = 11
 }
 
+/// Set once the server of one connection is gone; shared with Xlib's exit handler, which may run
+/// on any thread.
+final class ConnectionLoss: Sendable {
+    private let lost = Atomic<Bool>(false)
+
+    /// Whether the connection broke.
+    var hasHappened: Bool { lost.load(ordering: .acquiring) }
+
+    func record() { lost.store(true, ordering: .releasing) }
+}
+
 /// Errors are collected here instead of letting Xlib's default handler print and exit: a requestor
 /// that vanished mid-transfer (BadWindow) must cost only its own transfer.
 private let pendingErrors = Mutex<[XProtocolError]>([])
 
-/// Installs the process-wide handlers once. Xlib allows only one handler per process.
+/// The displays this library opened: errors on any other display belong to the host program.
+private let ownDisplays = Mutex<Set<UInt>>([])
+
+/// The handlers the host program had installed before ours, called for its own displays. Written
+/// once, before any display of ours exists, under `XErrorTrap.installed`'s one-time initialiser.
+nonisolated(unsafe) private var hostErrorHandler: XErrorHandler?
+nonisolated(unsafe) private var hostIOErrorHandler: XIOErrorHandler?
+
+/// Xlib's error handlers are process-wide: one for protocol errors, one for a lost connection.
+/// Ours take what concerns the displays this library opened and pass everything else on to the
+/// handlers the host had, so a program that uses Xlib itself keeps its own behaviour.
 enum XErrorTrap {
+    /// When true, a lost server ends the process with one line (`PROGRAM: lost the connection to
+    /// the X server`) instead of failing the library's calls: for command-line tools, whose
+    /// every step needs the server. Off by default: a library must not end its host.
+    static let lossEndsProcess = Atomic<Bool>(false)
+
     static let installed: Void = {
-        _ = XSetErrorHandler { _, event in
+        hostErrorHandler = XSetErrorHandler { display, event in
             guard let event else { return 0 }
+            let key = UInt(bitPattern: display)
+            guard ownDisplays.withLock({ $0.contains(key) }) else {
+                return hostErrorHandler?(display, event) ?? 0
+            }
             let error = XProtocolError(
-                display: UInt(bitPattern: event.pointee.display),
+                display: key,
                 errorCode: event.pointee.error_code,
                 requestCode: event.pointee.request_code,
                 minorCode: event.pointee.minor_code,
@@ -42,16 +72,34 @@ enum XErrorTrap {
             }
             return 0
         }
-        // Xlib exits after this handler whatever it does; it only gets to choose the words. One
-        // line in the program's name instead of Xlib's three-line "XIO: fatal IO error" report.
-        _ = XSetIOErrorHandler { _ in
-            let program = CommandLine.arguments.first.map { String($0.split(separator: "/").last ?? "") } ?? ""
-            let message = "\(program.isEmpty ? "X11Pasteboard" : program): lost the connection to the X server\n"
-            var bytes = Array(message.utf8)
-            _ = write(2, &bytes, bytes.count)
-            _exit(1)
+        // Xlib calls this first, then the display's exit handler (below), which by default exits.
+        hostIOErrorHandler = XSetIOErrorHandler { display in
+            guard ownDisplays.withLock({ $0.contains(UInt(bitPattern: display)) }) else {
+                return hostIOErrorHandler?(display) ?? 0
+            }
+            if XErrorTrap.lossEndsProcess.load(ordering: .relaxed) { XErrorTrap.endProcess() }
+            return 0
         }
     }()
+
+    /// Takes `display` under our handlers: its errors are collected, and a lost connection is
+    /// recorded in `loss` (libX11 1.7+ `XSetIOErrorExitHandler`) instead of ending the process;
+    /// Xlib's calls on it then return at once without talking to anyone.
+    static func adopt(_ display: OpaquePointer, loss: ConnectionLoss) {
+        _ = installed
+        ownDisplays.withLock { _ = $0.insert(UInt(bitPattern: display)) }
+        XSetIOErrorExitHandler(display, { _, context in
+            guard let context else { return }
+            Unmanaged<ConnectionLoss>.fromOpaque(context).takeUnretainedValue().record()
+        }, Unmanaged.passUnretained(loss).toOpaque())
+    }
+
+    /// Forgets `display` before it is closed: its address may be reused for a host's display.
+    static func release(_ display: OpaquePointer) {
+        let key = UInt(bitPattern: display)
+        ownDisplays.withLock { _ = $0.remove(key) }
+        pendingErrors.withLock { $0.removeAll { $0.display == key } }
+    }
 
     /// Removes and returns the errors reported on `display` that `wanted` picks; the others stay
     /// for whoever they concern (several owners and readers may share one connection).
@@ -62,5 +110,14 @@ enum XErrorTrap {
             errors.removeAll { $0.display == display && wanted($0) }
             return taken
         }
+    }
+
+    /// One line in the program's name instead of Xlib's three-line "XIO: fatal IO error" report.
+    private static func endProcess() -> Never {
+        let program = CommandLine.arguments.first.map { String($0.split(separator: "/").last ?? "") } ?? ""
+        let message = "\(program.isEmpty ? "X11Pasteboard" : program): lost the connection to the X server\n"
+        var bytes = Array(message.utf8)
+        _ = write(2, &bytes, bytes.count)
+        _exit(1)
     }
 }

@@ -1,8 +1,8 @@
 internal import CX11
 
-/// The X events the engine acts on, as Swift values: Xlib's event structs hold a `Display*` and
-/// are not Sendable, so they are converted at the edge.
-enum XEventKind: Sendable {
+/// An event from the X server, as a Swift value: Xlib's event structs hold a `Display*` and are
+/// not Sendable, so they are converted at the edge.
+enum XServerEvent: Sendable {
     /// An owner answered (or refused) one of our conversions.
     case selectionNotify(ConversionReply)
     /// A requestor asks us, as owner, to convert.
@@ -15,6 +15,8 @@ enum XEventKind: Sendable {
     case selectionOwnerChange(OwnerChange)
     /// A window we watch was destroyed.
     case destroyNotify(window: XWindow)
+    /// Another thread or a signal handler woke the connection (`XConnection.wakeDescriptor`).
+    case wake
     /// Anything else.
     case other
 }
@@ -63,7 +65,7 @@ public struct OwnerChange: Sendable, Hashable {
     public var selectionTimestamp: XTimestamp
 }
 
-extension XEventKind {
+extension XServerEvent {
     init(_ event: XEvent, xfixesEventBase: Int32?) {
         switch event.type {
         case SelectionNotify:

@@ -1,0 +1,236 @@
+import FoundationEssentials
+import UniformTypes
+
+/// The state of one display's loop: the connection, the selections this process owns, and the
+/// selections it watches. Everything a `Pasteboard` does runs here as a job, on the loop's
+/// thread; the connection's dispatcher brings each event to its conversation meanwhile (owners,
+/// reads, this session's change counting).
+///
+/// - Warning: confined to the thread of its `DisplayLoop`.
+final class DisplaySession: Conversation {
+    let connection: XConnection
+    private let hub: ChangeHub
+    private let reader: SelectionReader
+    /// The selections this process owns now, with the items they serve. Owners replaced or
+    /// cleared stay with the dispatcher until their transfers end (ICCCM: a transfer in flight
+    /// finishes even if ownership moves on).
+    private var owned: [XAtom: OwnedSelection] = [:]
+    /// Clears of other clients' selections this process made and XFixes has not reported yet,
+    /// by the time they were made as of: the report that carries that time is ours (isLocal).
+    private var ownClearsInFlight: [XAtom: XTimestamp] = [:]
+    private var watched: [XAtom: Pasteboard.Name] = [:]
+
+    struct OwnedSelection {
+        let owner: SelectionOwner
+        let items: [StoredItem]
+    }
+
+    init(connection: XConnection, hub: ChangeHub) {
+        self.connection = connection
+        self.hub = hub
+        self.reader = SelectionReader(connection: connection)
+        connection.events.register(self)
+    }
+
+    // MARK: Counting changes
+
+    var isFinished: Bool { false }
+
+    func handle(_ event: XServerEvent) -> Bool {
+        guard case .selectionOwnerChange(let change) = event, let name = watched[change.selection] else { return false }
+        let ownWrite = change.owner == connection.window && change.reason == .newOwner
+        var ownClear = false
+        if change.owner == .none, change.reason == .newOwner {
+            if ownClearsInFlight[change.selection] == change.selectionTimestamp {
+                ownClear = true
+                ownClearsInFlight[change.selection] = nil
+            } else if let time = owned[change.selection]?.owner.relinquishedAt, time == change.selectionTimestamp {
+                // An expiry, or a clear of our own selection.
+                ownClear = true
+            }
+        }
+        hub.record(change, of: name, isLocal: ownWrite || ownClear)
+        return true
+    }
+
+    /// The atom of a selection, with its changes counted from now on.
+    func watch(_ name: Pasteboard.Name) -> XAtom {
+        let selection = connection.atom(name.rawValue)
+        if watched[selection] == nil {
+            watched[selection] = name
+            hub.startCounting(name)
+            // Without XFixes nothing is counted; reads and writes still work.
+            try? connection.watchOwnerChanges(of: selection)
+            connection.flush()
+        }
+        return selection
+    }
+
+    /// The change count of `name`, after every change the server made before this call.
+    func changeCount(of name: Pasteboard.Name) throws(PasteboardError) -> Int {
+        try connection.events.dispatchReceived(roundTrip: true)
+        return hub.changeCount(of: name)
+    }
+
+    // MARK: Writing
+
+    /// Takes `selection` and serves `items` from now on; an empty list clears it.
+    func write(_ items: [StoredItem], to selection: XAtom, expiry: Duration?) throws(PasteboardError) {
+        guard !items.isEmpty else {
+            try clear(selection)
+            return
+        }
+        var configuration = SelectionOwner.Configuration()
+        configuration.expiry = expiry
+        let owner = SelectionOwner(
+            connection: connection, selection: selection, content: ItemOffer.content(for: items), configuration: configuration)
+        try owner.acquire()
+        owned[selection]?.owner.supersede()
+        owned[selection] = OwnedSelection(owner: owner, items: items)
+        try connection.events.dispatchReceived(roundTrip: false)
+    }
+
+    /// Leaves `selection` with no owner, whoever owned it.
+    func clear(_ selection: XAtom) throws(PasteboardError) {
+        if ownsSelection(selection), let owner = owned[selection]?.owner {
+            owner.relinquish()
+        } else if let time = try connection.clear(selection) {
+            ownClearsInFlight[selection] = time
+        }
+        try connection.events.dispatchReceived(roundTrip: true)
+    }
+
+    /// Whether this process owns `selection` now.
+    func ownsSelection(_ selection: XAtom) -> Bool {
+        guard let entry = owned[selection], entry.owner.isOwner else { return false }
+        return connection.owner(of: selection) == connection.window
+    }
+
+    // MARK: Reading
+
+    /// Where a selection's content comes from.
+    enum Source {
+        case empty
+        /// Our own snapshot: never a conversion to ourselves.
+        case local([StoredItem])
+        case foreign(TargetOffer)
+    }
+
+    func source(of selection: XAtom) throws(PasteboardError) -> Source {
+        let owner = connection.owner(of: selection)
+        if owner == .none { return .empty }
+        if owner == connection.window, let entry = owned[selection], entry.owner.isOwner { return .local(entry.items) }
+        do {
+            return .foreign(try reader.offer(of: selection))
+        } catch where error.code == .noOwner {
+            return .empty
+        }
+    }
+
+    /// The types of a selection's content, from TARGETS alone (or our snapshot).
+    func offeredTypes(of selection: XAtom) throws(PasteboardError) -> [UTType] {
+        switch try source(of: selection) {
+        case .empty: []
+        case .local(let items): items.first?.types ?? []
+        case .foreign(let offer): offer.types
+        }
+    }
+
+    /// Whether any item holds a type conforming to one of `types`, from TARGETS alone.
+    func offersAny(of types: [UTType], in selection: XAtom) throws(PasteboardError) -> Bool {
+        let matches = { (type: UTType) in types.contains { type.conforms(to: $0) } }
+        switch try source(of: selection) {
+        case .empty: return false
+        case .local(let items): return items.contains { $0.types.contains(where: matches) }
+        case .foreign(let offer): return offer.types.contains(where: matches)
+        }
+    }
+
+    /// Every item, with only the representations `keep` accepts (items keep their places).
+    /// A foreign owner's representations are read together: in one round trip through
+    /// `MULTIPLE` where it offers that, else side by side.
+    func items(of selection: XAtom, keeping keep: @escaping (UTType) -> Bool) throws(PasteboardError) -> [StoredItem] {
+        switch try source(of: selection) {
+        case .empty:
+            return []
+        case .local(let items):
+            return items.map { $0.filtered(keep) }
+        case .foreign(let offer):
+            if let archived = try archivedItems(of: selection, offer: offer) { return archived.map { $0.filtered(keep) } }
+            let plans = offer.candidates.filter { keep($0.type) }.compactMap { offer.plan(for: $0.type) }
+            let first = try read(plans, from: selection, multiple: offer.supportsMultiple)
+            return [StoredItem(first.compactMap { $0 })] + (try extraURLItems(of: selection, offer: offer, keeping: keep))
+        }
+    }
+
+    /// The representation of `type` in each item (nil where an item has none).
+    func representations(of type: UTType, in selection: XAtom, firstOnly: Bool) throws(PasteboardError) -> [StoredItem.Representation?] {
+        switch try source(of: selection) {
+        case .empty:
+            return []
+        case .local(let items):
+            return (firstOnly ? Array(items.prefix(1)) : items).map { $0.representation(for: type) }
+        case .foreign(let offer):
+            if let archived = try archivedItems(of: selection, offer: offer) {
+                return (firstOnly ? Array(archived.prefix(1)) : archived).map { $0.representation(for: type) }
+            }
+            let first = try offer.plan(for: type).flatMap { plan throws(PasteboardError) in try read([plan], from: selection, multiple: false)[0] }
+            if firstOnly { return [first] }
+            let extra = try extraURLItems(of: selection, offer: offer) { $0.conforms(to: type) }
+            return [first] + extra.map { $0.representation(for: type) }
+        }
+    }
+
+    /// Reads several plans at once; a plan the owner refuses or the translator cannot convert
+    /// gives nil.
+    private func read(_ plans: [ReadPlan], from selection: XAtom, multiple: Bool) throws(PasteboardError) -> [StoredItem.Representation?] {
+        let results = try reader.read(selection, targets: connection.atoms(plans.map(\.target)), viaMultiple: multiple)
+        return zip(plans, results).map { plan, result in
+            guard case let .success((replyType, bytes)) = result, let type = plan.type,
+                let decoded = try? plan.decode(bytes, replyType: connection.name(of: replyType) ?? "")
+            else { return nil }
+            return StoredItem.Representation(type: type, bytes: decoded)
+        }
+    }
+
+    /// The items of another xpb process, from its private target.
+    private func archivedItems(of selection: XAtom, offer: TargetOffer) throws(PasteboardError) -> [StoredItem]? {
+        guard offer.targets.contains(ItemArchive.target) else { return nil }
+        do {
+            let (_, bytes) = try reader.read(selection, as: connection.atom(ItemArchive.target))
+            return try? ItemArchive.decode(bytes)
+        } catch where error.code == .targetNotOffered {
+            return nil
+        }
+    }
+
+    /// A foreign owner shows several files or URLs as one `text/uri-list`; every URI after the
+    /// first is an item of its own, as an xpb writer of several items meant it.
+    private func extraURLItems(
+        of selection: XAtom, offer: TargetOffer, keeping keep: (UTType) -> Bool
+    ) throws(PasteboardError) -> [StoredItem] {
+        guard keep(.url) || keep(.fileURL), offer.targets.contains("text/uri-list") else { return [] }
+        let uris: [String]
+        do {
+            let (replyType, bytes) = try reader.read(selection, as: connection.atom("text/uri-list"))
+            uris = (try? XTargetCrosswalk.decodeURIs(bytes, target: "text/uri-list", replyType: connection.name(of: replyType) ?? "")) ?? []
+        } catch where error.code == .targetNotOffered {
+            return []
+        }
+        return uris.dropFirst().map { uri in
+            let type: UTType = FileURL.pathBytes(fromURI: uri) != nil ? .fileURL : .url
+            return StoredItem([.init(type: type, bytes: Array(uri.utf8))]).filtered(keep)
+        }
+    }
+
+    // MARK: Clipboard manager
+
+    /// Hands `selection` to the clipboard manager (ICCCM §2.6.3 SAVE_TARGETS; selection-protocol.md
+    /// §7 items 22–23) if it is our CLIPBOARD, serving every owner of this loop meanwhile.
+    func handOffToClipboardManager(of selection: XAtom, timeout: Duration) -> HandOffResult {
+        guard let entry = owned[selection] else { return .notOwner }
+        let result = entry.owner.handOffToClipboardManager(timeout: timeout)
+        try? connection.events.dispatchReceived(roundTrip: result == .refusedSensitive)
+        return result
+    }
+}

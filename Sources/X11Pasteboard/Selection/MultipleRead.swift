@@ -1,0 +1,120 @@
+/// Several targets of one selection in one round trip (ICCCM §2.6.2 `MULTIPLE`): a list of
+/// (target, property) ATOM_PAIRs on our window, one ConvertSelection, and the owner writes every
+/// answer before it replies; a pair whose property comes back None was refused. Answers too
+/// large for one property arrive through INCR, each on its own.
+final class MultipleRead: Conversation {
+    unowned let connection: XConnection
+    let selection: XAtom
+    let targets: [XAtom]
+    let timeout: Duration
+    private let listProperty: XAtom
+    private let properties: [XAtom]
+    private var collected: [[UInt8]]
+    private var parts: [SelectionRead?]
+    private var deadline: Deadline
+    private var answered = false
+    /// Why the owner's answer as a whole failed (then nothing was converted).
+    private(set) var failure: PasteboardError?
+
+    /// Per target, in order: its type and bytes, or why it failed; nil until the read is done.
+    var results: [Result<(type: XAtom, bytes: [UInt8]), PasteboardError>]? {
+        if let failure { return targets.map { _ in .failure(failure) } }
+        guard answered, parts.allSatisfy({ $0?.isFinished ?? true }) else { return nil }
+        return parts.indices.map { index in
+            guard let part = parts[index], let result = part.result else {
+                return .failure(PasteboardError(.targetNotOffered, "the owner refused one target of MULTIPLE"))
+            }
+            return result.map { (type: $0, bytes: collected[index]) }
+        }
+    }
+
+    var isFinished: Bool { results != nil }
+
+    /// Prepares the read of `targets`; `start()` sends it.
+    init(connection: XConnection, selection: XAtom, targets: [XAtom], timeout: Duration) {
+        self.connection = connection
+        self.selection = selection
+        self.targets = targets
+        self.timeout = timeout
+        self.listProperty = connection.takeConversionProperty()
+        self.properties = targets.map { _ in connection.takeConversionProperty() }
+        self.collected = targets.map { _ in [] }
+        self.parts = targets.map { _ in nil }
+        self.deadline = .after(timeout)
+    }
+
+    /// Writes the pair list, sends the ConvertSelection and joins the connection's loop.
+    func start() {
+        var pairs: [UInt] = []
+        for (target, property) in zip(targets, properties) {
+            connection.deleteProperty(on: connection.window, property)
+            pairs += [target.rawValue, property.rawValue]
+        }
+        connection.changeProperty32(on: connection.window, listProperty, type: connection.atom("ATOM_PAIR"), values: pairs)
+        connection.convertSelection(selection, to: connection.atom("MULTIPLE"), property: listProperty, time: .current)
+        connection.flush()
+        connection.events.register(self)
+    }
+
+    func handle(_ event: XServerEvent) -> Bool {
+        switch event {
+        case let .selectionNotify(reply):
+            guard !answered, reply.requestor == connection.window, reply.selection == selection,
+                reply.target == connection.atom("MULTIPLE"), reply.property == listProperty || reply.property == .none
+            else { return false }
+            answered = true
+            if reply.property == .none {
+                fail(PasteboardError(.targetNotOffered, "the owner of the selection refused MULTIPLE"), reusable: true)
+            } else {
+                takeAnswers()
+            }
+            return true
+        case let .propertyNotify(window, changed, _, _):
+            // Before the answer: the owner writing it; the parts claim their INCR chunks.
+            return !answered && window == connection.window && (changed == listProperty || properties.contains(changed))
+        default:
+            return false
+        }
+    }
+
+    func runDueWork() -> Deadline {
+        if isFinished || answered { return .never }
+        guard deadline.hasPassed else { return deadline }
+        fail(PasteboardError(.timedOut, "the owner of the selection did not answer MULTIPLE within the timeout"), reusable: false)
+        return .never
+    }
+
+    private func takeAnswers() {
+        let pairs = connection.withProperty(on: connection.window, listProperty, delete: true) { header, bytes in
+            header.format == 32 ? PropertyFormat.items32(from: bytes) : []
+        } ?? []
+        connection.releaseConversionProperty(listProperty, reusable: true)
+        for index in targets.indices {
+            // The owner names the property it used; None means that pair failed.
+            let answered = 2 * index + 1 < pairs.count ? XAtom(rawValue: pairs[2 * index + 1]) : .none
+            guard answered == properties[index] else {
+                connection.releaseConversionProperty(properties[index], reusable: answered == .none)
+                continue
+            }
+            let part = SelectionRead(
+                connection: connection, selection: selection, target: targets[index], answeredIn: answered,
+                timeout: timeout
+            ) { [weak self] bytes in self?.collected[index].append(contentsOf: bytes) }
+            parts[index] = part
+            part.takeAnswer()
+            if part.isFinished {
+                connection.releaseConversionProperty(properties[index], reusable: true)
+            } else {
+                // INCR: the part reads its chunks on the loop; its property is not used again.
+                connection.events.register(part)
+                connection.releaseConversionProperty(properties[index], reusable: false)
+            }
+        }
+    }
+
+    private func fail(_ error: PasteboardError, reusable: Bool) {
+        failure = error
+        connection.releaseConversionProperty(listProperty, reusable: reusable)
+        for property in properties { connection.releaseConversionProperty(property, reusable: reusable) }
+    }
+}
