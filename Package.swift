@@ -35,8 +35,10 @@ let package = Package(
         // also run it as a writer that exits (the clipboard manager hand-off).
         .executableTarget(
             name: "pasteboard-example", dependencies: ["X11Pasteboard", "UniformTypes"], path: "Examples/PasteboardExample"),
+        // The glibc posix_spawn extensions the Glibc module does not import (tests only).
+        .target(name: "CTestShims", path: "Tests/CTestShims"),
         // A private Xvfb, child processes ended by pid, CPU-time probes: shared by the X test targets.
-        .target(name: "XTestSupport", dependencies: ["CX11"], path: "Tests/XTestSupport"),
+        .target(name: "XTestSupport", dependencies: ["CX11", "CTestShims"], path: "Tests/XTestSupport"),
         .testTarget(name: "X11PasteboardTests", dependencies: ["X11Pasteboard", "UniformTypes", "CX11", "XTestSupport"]),
         .testTarget(
             name: "xpbTests",
@@ -45,7 +47,7 @@ let package = Package(
     ]
 )
 
-for target in package.targets where [.executable, .test, .regular].contains(target.type) {
+for target in package.targets where [.executable, .test, .regular].contains(target.type) && target.name != "CTestShims" {
     target.swiftSettings = (target.swiftSettings ?? []) + [
         .enableUpcomingFeature("ExistentialAny"),
         .enableUpcomingFeature("MemberImportVisibility"),

@@ -1,4 +1,5 @@
 public import Foundation
+import CTestShims
 import Glibc
 
 /// A process started for a test, with stdout and stderr captured in files (never pipes, so a
@@ -8,7 +9,7 @@ import Glibc
 /// SIGTERM, and a child that inherits that mask ignores the SIGTERM that should end it.
 public final class ChildProcess: @unchecked Sendable {
     /// The child's process id.
-    public let pid: pid_t
+    public let pid: Int32
     /// The command line, for failure messages.
     public let command: String
     private let directory: URL
@@ -123,7 +124,7 @@ public final class ChildProcess: @unchecked Sendable {
         // Test suites run in parallel and Foundation's Process on Linux learns that a child
         // exited when a socket it gave that child closes: a child of ours that inherited such a
         // socket would make another test's command look hung until ours ended.
-        _ = spawnFileActionsAddCloseFrom(&actions, (extraDescriptor?.target ?? 2) + 1)
+        _ = posix_spawn_file_actions_addclosefrom_np(&actions, (extraDescriptor?.target ?? 2) + 1)
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -190,8 +191,3 @@ public enum Tools {
         throw TestSupportError("\(name) was not built (looked at \(candidates.joined(separator: ", "))); run `swift build` first")
     }
 }
-
-/// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34+), which the Glibc module does not
-/// import: the child closes every descriptor from `lowest` up before it executes.
-@_silgen_name("posix_spawn_file_actions_addclosefrom_np")
-private func spawnFileActionsAddCloseFrom(_ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ lowest: Int32) -> Int32
