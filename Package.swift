@@ -10,6 +10,11 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
+        // Tests only: runs the commands the tests run to completion.
+        .package(url: "https://github.com/swiftlang/swift-subprocess.git", from: "1.0.2"),
+        // Tests only: FileDescriptor and FilePath, which Subprocess's API takes (Subprocess
+        // depends on it already, by this URL).
+        .package(url: "https://github.com/apple/swift-system", from: "1.5.0"),
     ],
     targets: [
         // Xlib + XFixes as installed by the system. `link` lines in the module map make the build
@@ -37,8 +42,17 @@ let package = Package(
             name: "pasteboard-example", dependencies: ["X11Pasteboard", "UniformTypes"], path: "Examples/PasteboardExample"),
         // The glibc posix_spawn extensions the Glibc module does not import (tests only).
         .target(name: "CTestShims", path: "Tests/CTestShims"),
-        // A private Xvfb, child processes ended by pid, CPU-time probes: shared by the X test targets.
-        .target(name: "XTestSupport", dependencies: ["CX11", "CTestShims"], path: "Tests/XTestSupport"),
+        // The one process spawner of the tests, a private Xvfb, CPU-time probes: shared by the
+        // test targets.
+        .target(
+            name: "XTestSupport",
+            dependencies: [
+                "CX11", "CTestShims",
+                .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
+            path: "Tests/XTestSupport"),
+        .testTarget(name: "XTestSupportTests", dependencies: ["XTestSupport"]),
         .testTarget(name: "X11PasteboardTests", dependencies: ["X11Pasteboard", "UniformTypes", "CX11", "XTestSupport"]),
         .testTarget(
             name: "xpbTests",
