@@ -10,7 +10,10 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
-        .package(url: "https://github.com/apple/swift-system.git", from: "1.8.1"),
+        // FileDescriptor and Errno for the engine and the CLI (the URL Subprocess names it by).
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+        // Tests only: runs the commands the tests run to completion.
+        .package(url: "https://github.com/swiftlang/swift-subprocess.git", from: "1.0.2"),
     ],
     targets: [
         // Xlib + XFixes as installed by the system. `link` lines in the module map make the build
@@ -38,8 +41,19 @@ let package = Package(
         // also run it as a writer that exits (the clipboard manager hand-off).
         .executableTarget(
             name: "pasteboard-example", dependencies: ["X11Pasteboard", "UniformTypes"], path: "Examples/PasteboardExample"),
-        // A private Xvfb, child processes ended by pid, CPU-time probes: shared by the X test targets.
-        .target(name: "XTestSupport", dependencies: ["CX11"], path: "Tests/XTestSupport"),
+        // The glibc posix_spawn extensions the Glibc module does not import (tests only).
+        .target(name: "CTestShims", path: "Tests/CTestShims"),
+        // The one process spawner of the tests, a private Xvfb, CPU-time probes: shared by the
+        // test targets.
+        .target(
+            name: "XTestSupport",
+            dependencies: [
+                "CX11", "CTestShims",
+                .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
+            path: "Tests/XTestSupport"),
+        .testTarget(name: "XTestSupportTests", dependencies: ["XTestSupport"]),
         .testTarget(name: "X11PasteboardTests", dependencies: ["X11Pasteboard", "UniformTypes", "CX11", "XTestSupport"]),
         .testTarget(
             name: "xpbTests",
@@ -48,7 +62,7 @@ let package = Package(
     ]
 )
 
-for target in package.targets where [.executable, .test, .regular].contains(target.type) {
+for target in package.targets where [.executable, .test, .regular].contains(target.type) && target.name != "CTestShims" {
     target.swiftSettings = (target.swiftSettings ?? []) + [
         .enableUpcomingFeature("ExistentialAny"),
         .enableUpcomingFeature("MemberImportVisibility"),

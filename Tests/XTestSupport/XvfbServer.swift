@@ -3,18 +3,19 @@ import Foundation
 import Glibc
 
 /// A private Xvfb. The server picks a free display number itself (`-displayfd`), so parallel
-/// test runs never collide; it is ended by its process id.
+/// test runs never collide; it is a `ChildProcess`, ended by its process id.
 public final class XvfbServer: @unchecked Sendable {
     /// ":N"
     public let displayName: String
     /// Xvfb's process id.
-    public let pid: Int32
+    public var pid: Int32 { process.pid }
+    private let process: ChildProcess
     private let lock = NSLock()
     private var stopped = false
 
-    private init(displayName: String, pid: Int32) {
+    private init(displayName: String, process: ChildProcess) {
         self.displayName = displayName
-        self.pid = pid
+        self.process = process
     }
 
     /// Starts Xvfb and waits (up to `timeout`) until it has written its display number.
@@ -27,49 +28,31 @@ public final class XvfbServer: @unchecked Sendable {
     ///   clients, and `stop()` ends it.
     public static func start(timeout: Duration = .seconds(10), endsWithThisProcess: Bool = false) throws -> XvfbServer {
         let xvfb = try Tools.required("Xvfb", package: "xvfb")
-        var descriptors: [Int32] = [-1, -1]
-        guard pipe(&descriptors) == 0 else { throw TestSupportError("pipe: \(String(cString: strerror(errno)))") }
-        let (readEnd, writeEnd) = (descriptors[0], descriptors[1])
-        _ = fcntl(readEnd, F_SETFD, FD_CLOEXEC)
-        let pid: pid_t
-        do {
-            pid = try ChildProcess.spawn(
-                xvfb, ["-displayfd", "3", "-nolisten", "tcp", endsWithThisProcess ? "-terminate" : "-noreset", "-screen", "0", "640x480x24"],
-                environment: ProcessInfo.processInfo.environment, stdin: "/dev/null", stdout: "/dev/null",
-                stderr: "/dev/null", extraDescriptor: (writeEnd, 3))
-        } catch {
-            close(readEnd)
-            close(writeEnd)
-            throw error
-        }
-        // Our copy of the write end must go, or EOF never comes if Xvfb dies.
-        close(writeEnd)
-        defer { close(readEnd) }
-
-        var received: [UInt8] = []
+        // Xvfb writes the display number to its stdout (a file, like every child's) once it
+        // accepts connections, and closes it.
+        let process = try ChildProcess(
+            xvfb, ["-displayfd", "1", "-nolisten", "tcp", endsWithThisProcess ? "-terminate" : "-noreset", "-screen", "0", "640x480x24"])
         let deadline = ContinuousClock.now.advanced(by: timeout)
-        while !received.contains(UInt8(ascii: "\n")), ContinuousClock.now < deadline {
-            var descriptor = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
-            guard poll(&descriptor, 1, 100) > 0 else { continue }
-            var buffer = [UInt8](repeating: 0, count: 64)
-            let count = read(readEnd, &buffer, buffer.count)
-            if count <= 0 { break }
-            received.append(contentsOf: buffer[0..<count])
+        var text = ""
+        while !text.contains("\n"), process.isRunning, ContinuousClock.now < deadline {
+            usleep(5000)
+            text = process.stdoutText
         }
-        let line = String(decoding: received, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard Int(line) != nil else {
-            kill(pid, SIGKILL)
-            var status: Int32 = 0
-            waitpid(pid, &status, 0)
-            throw TestSupportError("Xvfb did not report a display number (got \(line.debugDescription))")
+        text = process.stdoutText
+        let line = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard text.contains("\n"), Int(line) != nil else {
+            process.terminate(grace: .zero)
+            throw TestSupportError(
+                "Xvfb did not report a display number (got \(line.debugDescription)); its stderr: \(process.stderrText)")
         }
-        let server = XvfbServer(displayName: ":\(line)", pid: pid)
+        let server = XvfbServer(displayName: ":\(line)", process: process)
         if endsWithThisProcess {
             guard XOpenDisplay(server.displayName) != nil else {
                 server.stop()
                 throw TestSupportError("cannot connect to the new Xvfb \(server.displayName)")
             }
             server.stopped = true
+            process.leavesRunning = true
         }
         return server
     }
@@ -80,14 +63,7 @@ public final class XvfbServer: @unchecked Sendable {
         defer { lock.unlock() }
         guard !stopped else { return }
         stopped = true
-        kill(pid, SIGTERM)
-        var status: Int32 = 0
-        for _ in 0..<500 {
-            if waitpid(pid, &status, WNOHANG) == pid { return }
-            usleep(10_000)
-        }
-        kill(pid, SIGKILL)
-        waitpid(pid, &status, 0)
+        process.terminate(grace: .seconds(5))
     }
 
     deinit { stop() }

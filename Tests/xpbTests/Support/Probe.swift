@@ -17,27 +17,16 @@ import XTestSupport
 ///                                     same one; prints "small HEX" and, 300 ms later, "after absent"
 ///                                     (or what the owner still wrote there)
 enum Probe {
-    static func build(into directory: URL) throws -> String {
+    static func build(into directory: URL) async throws -> String {
         let compiler = try Tools.required("cc", package: "gcc (and libx11-dev)")
         let source = directory.appendingPathComponent("probe.c")
         let binary = directory.appendingPathComponent("xpb-e2e-probe")
         try Data(cSource.utf8).write(to: source)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: compiler)
-        process.arguments = ["-O1", "-o", binary.path, source.path, "-lX11"]
-        let errors = directory.appendingPathComponent("cc.log")
-        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: errors)
-        process.standardOutput = handle
-        process.standardError = handle
-        process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
-        try process.run()
-        process.waitUntilExit()
-        try? handle.close()
-        guard process.terminationStatus == 0 else {
-            let log = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
+        let cc = try await ChildProcess.run(compiler, ["-O1", "-o", binary.path, source.path, "-lX11"], timeout: .seconds(120))
+        guard cc.status == 0 else {
+            let ended = cc.timedOut ? "killed after 120 s" : "\(cc.termination.map(String.init(describing:)) ?? "")"
             throw HarnessError.missingTool(
-                "cannot compile the test requestor with `cc ... -lX11` (needs gcc and libx11-dev):\n\(log)")
+                "cannot compile the test requestor with `cc ... -lX11` (needs gcc and libx11-dev; \(ended)):\n\(cc.stdoutText)\(cc.stderrText)")
         }
         return binary.path
     }
@@ -151,13 +140,8 @@ enum Probe {
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <errno.h>
 #include <sys/select.h>
 #include <sys/time.h>
-#include <sys/syscall.h>
-#include <sys/wait.h>
-#include <dirent.h>
-#include <signal.h>
 #include <unistd.h>
 
 static Display *dpy;
@@ -319,70 +303,7 @@ static int reuse_requestor(Atom sel, Atom big, Atom small) {
     return 0;
 }
 
-/* `probe run CMD ARG...`: runs CMD as a child with every descriptor above 2 closed, no signal
-   blocked, default signal dispositions; forwards
-   SIGTERM/SIGINT/SIGHUP to it and exits the way it exited. Foundation's Process keeps a private
-   socket open in the processes it starts and takes their exit from that socket's EOF; a command
-   that forks a server which keeps inherited descriptors would otherwise look alive for as long
-   as that server runs. */
-static volatile pid_t child_pid;
-
-static void forward(int sig) { if (child_pid > 0) kill(child_pid, sig); }
-
-static void close_from_3(void) {
-#ifdef SYS_close_range
-    if (syscall(SYS_close_range, 3U, ~0U, 0U) == 0) return;
-#endif
-    DIR *dir = opendir("/proc/self/fd");
-    if (!dir) { for (int fd = 3; fd < 4096; fd++) close(fd); return; }
-    int fds[4096], count = 0, own = dirfd(dir);
-    struct dirent *entry;
-    while ((entry = readdir(dir)) && count < 4096) {
-        int fd = atoi(entry->d_name);
-        if (fd > 2 && fd != own) fds[count++] = fd;
-    }
-    closedir(dir);
-    for (int i = 0; i < count; i++) close(fds[i]);
-}
-
-static int run_command(char **argv) {
-    /* Threads of the test runner block signals such as SIGTERM, and ignore SIGPIPE; posix_spawn
-       hands both on. Give the command the state a shell would. */
-    sigset_t none;
-    sigemptyset(&none);
-    sigprocmask(SIG_SETMASK, &none, NULL);
-    for (int sig = 1; sig < NSIG; sig++) {
-        if (sig != SIGKILL && sig != SIGSTOP) signal(sig, SIG_DFL);
-    }
-    child_pid = fork();
-    if (child_pid < 0) { perror("probe: fork"); return 70; }
-    if (child_pid == 0) {
-        close_from_3();
-        execvp(argv[0], argv);
-        fprintf(stderr, "probe: cannot run %s\n", argv[0]);
-        _exit(127);
-    }
-    struct sigaction action;
-    memset(&action, 0, sizeof action);
-    action.sa_handler = forward;
-    sigaction(SIGTERM, &action, NULL);
-    sigaction(SIGINT, &action, NULL);
-    sigaction(SIGHUP, &action, NULL);
-    int status;
-    while (waitpid(child_pid, &status, 0) < 0) {
-        if (errno != EINTR) { perror("probe: waitpid"); return 70; }
-    }
-    if (WIFSIGNALED(status)) {
-        int sig = WTERMSIG(status);
-        signal(sig, SIG_DFL);
-        raise(sig);
-        return 128 + sig;
-    }
-    return WEXITSTATUS(status);
-}
-
 int main(int argc, char **argv) {
-    if (argc >= 3 && !strcmp(argv[1], "run")) return run_command(argv + 2);
     if (argc < 2) {
         fprintf(stderr, "usage: probe init | owner SEL | time | convert SEL TARGET | multiple SEL\n");
         return 64;

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import XTestSupport
 
 /// What a finished command left behind: its exact stdout bytes, its stderr as text, how it ended.
 struct RunResult: Sendable, CustomStringConvertible {
@@ -71,30 +72,29 @@ final class Spawned: @unchecked Sendable {
     let command: String
     let tag: String
     let suiteID: String
-    private let process: Process
-    private let outputDirectory: URL
+    private let process: ChildProcess
+    private let directory: URL
     private let started: ContinuousClock.Instant
     private let lock = NSLock()
     private var ended = false
 
-    var pid: pid_t { process.processIdentifier }
+    var pid: pid_t { process.pid }
 
-    fileprivate init(command: String, tag: String, suiteID: String, process: Process, outputDirectory: URL) {
-        self.command = command
-        self.tag = tag
-        self.suiteID = suiteID
+    fileprivate init(_ prepared: Command.Prepared, process: ChildProcess) {
+        command = prepared.shown
+        tag = prepared.tag
+        suiteID = prepared.suiteID
+        directory = prepared.directory
         self.process = process
-        self.outputDirectory = outputDirectory
-        self.started = .now
+        started = .now
     }
 
     var isRunning: Bool { process.isRunning }
 
-    /// The live processes of this command other than the launcher (the command itself and
-    /// whatever it forked), whose executable is named `name` when given.
+    /// The live processes of this command (the command itself and whatever it forked), whose
+    /// executable is named `name` when given.
     func commandPIDs(named name: String? = nil) -> [pid_t] {
         ProcessTable.pids(tagged: harnessTagVariable, value: tag).filter { pid in
-            guard pid != process.processIdentifier else { return false }
             guard let name else { return true }
             return ProcessTable.executable(of: pid).map { URL(fileURLWithPath: $0).lastPathComponent } == name
         }
@@ -103,55 +103,32 @@ final class Spawned: @unchecked Sendable {
     /// Waits until the process exits or `timeout` passes; true when it exited.
     @discardableResult
     func waitForExit(timeout: Duration) async -> Bool {
-        let deadline = ContinuousClock.now.advanced(by: timeout)
-        while process.isRunning {
-            if ContinuousClock.now >= deadline { return false }
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-        return true
+        await process.waitForExit(timeout: timeout) != nil
     }
 
     /// The result so far; call after the process has exited for the final one.
     func result(timedOut: Bool = false) -> RunResult {
-        let running = process.isRunning
-        let stdout = (try? Data(contentsOf: outputDirectory.appendingPathComponent("stdout"))) ?? Data()
-        let stderrData = (try? Data(contentsOf: outputDirectory.appendingPathComponent("stderr"))) ?? Data()
-        return RunResult(
-            command: command,
-            status: running ? -1 : process.terminationStatus,
-            signaled: running ? false : process.terminationReason == .uncaughtSignal,
-            stdout: stdout,
-            stderr: String(decoding: stderrData, as: UTF8.self),
-            timedOut: timedOut,
-            seconds: Self.seconds(ContinuousClock.now - started),
-            tag: tag
-        )
+        RunResult(process, command: command, tag: tag, timedOut: timedOut, seconds: Spawned.seconds(ContinuousClock.now - started))
     }
 
     /// Ends the process (SIGTERM, then SIGKILL after a grace period) and every process it left
     /// behind carrying its tag; returns its result.
     @discardableResult
     func stop(grace: Duration = .seconds(3)) async -> RunResult {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGTERM)
-            if !(await waitForExit(timeout: grace)) {
-                kill(process.processIdentifier, SIGKILL)
-                await waitForExit(timeout: .seconds(5))
-            }
-        }
+        await process.stop(grace: grace)
         await ProcessTable.end(tagged: harnessTagVariable, value: tag)
         let result = result()
         finish()
         return result
     }
 
-    /// Deletes the captured output files.
+    /// Deletes the command's scratch directory.
     func finish() {
         lock.lock()
         defer { lock.unlock() }
         if ended { return }
         ended = true
-        try? FileManager.default.removeItem(at: outputDirectory)
+        try? FileManager.default.removeItem(at: directory)
     }
 
     static func seconds(_ duration: Duration) -> Double {
@@ -159,89 +136,105 @@ final class Spawned: @unchecked Sendable {
     }
 }
 
+extension RunResult {
+    /// What `process` left behind so far (status -1 while it runs).
+    init(_ process: ChildProcess, command: String, tag: String, timedOut: Bool, seconds: Double) {
+        let termination = process.termination
+        self.init(
+            command: command,
+            status: termination.map { if case .signaled(let signal) = $0 { signal } else { $0.status } } ?? -1,
+            signaled: termination.map { if case .signaled = $0 { true } else { false } } ?? false,
+            stdout: process.stdout,
+            stderr: process.stderrText,
+            timedOut: timedOut,
+            seconds: seconds,
+            tag: tag)
+    }
+}
+
+/// Starts the commands of the end-to-end tests through XTestSupport's `ChildProcess`, which gives
+/// them stdout and stderr in files (never pipes, so a process that forks and keeps them open
+/// cannot hold the test up), no descriptor of the runner's, an empty signal mask.
 enum Command {
-    /// Starts `executable` with `arguments`; stdout and stderr go to files (never pipes, so a
-    /// process that forks and keeps them open cannot hold the test up).
+    /// A command about to start: its command line, options, tag and scratch directory (its
+    /// working directory, and where a piped stdin waits).
+    struct Prepared {
+        var executable: String
+        var arguments: [String]
+        var options: ChildProcess.Options
+        var directory: URL
+        var shown: String
+        var tag: String
+        var suiteID: String
+    }
+
+    static func prepare(
+        _ executable: String,
+        _ arguments: [String],
+        stdin: Stdin,
+        display: String?,
+        suiteID: String,
+        extraEnvironment: [String: String]
+    ) throws -> Prepared {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("xpb-e2e-run-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let tag = UUID().uuidString
+
+        var options = ChildProcess.Options(unsetting: ["DISPLAY"], workingDirectory: directory.path)
+        if let display { options.environment["DISPLAY"] = display }
+        options.environment[harnessTagVariable] = tag
+        options.environment[harnessSuiteVariable] = suiteID
+        for (key, value) in extraEnvironment { options.environment[key] = value }
+
+        var launchArguments = arguments
+        var launchPath = executable
+        var prefix = ""
+        switch stdin {
+        case .none:
+            options.stdin = .none
+        case .bytes(let data):
+            options.stdin = .bytes(data)
+        case .file(let url):
+            options.stdin = .file(url.path)
+        case .pipe(let data):
+            let file = directory.appendingPathComponent("stdin")
+            do {
+                try data.write(to: file)
+            } catch {
+                try? FileManager.default.removeItem(at: directory)
+                throw error
+            }
+            launchPath = "/bin/sh"
+            launchArguments = ["-c", "cat -- \"$XPB_E2E_STDIN\" | \"$@\"", "sh", executable] + arguments
+            options.environment["XPB_E2E_STDIN"] = file.path
+            options.stdin = .none
+            prefix = "… | "
+        }
+        let shown = ([(executable as NSString).lastPathComponent] + arguments.map(shellQuoted)).joined(separator: " ")
+        return Prepared(
+            executable: launchPath, arguments: launchArguments, options: options, directory: directory,
+            shown: prefix + shown, tag: tag, suiteID: suiteID)
+    }
+
+    /// Starts `executable` with `arguments`; it runs until it exits or is stopped.
     static func spawn(
         _ executable: String,
         _ arguments: [String],
         stdin: Stdin = .none,
         display: String?,
         suiteID: String,
-        launcher: String? = nil,
         extraEnvironment: [String: String] = [:]
     ) throws -> Spawned {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("xpb-e2e-run-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let tag = UUID().uuidString
-
-        var environment = ProcessInfo.processInfo.environment
-        environment.removeValue(forKey: "DISPLAY")
-        if let display { environment["DISPLAY"] = display }
-        environment[harnessTagVariable] = tag
-        environment[harnessSuiteVariable] = suiteID
-        environment["LC_ALL"] = "C.UTF-8"
-        for (key, value) in extraEnvironment { environment[key] = value }
-
-        let process = Process()
-        process.environment = environment
-        process.currentDirectoryURL = directory
-
-        var launchArguments = arguments
-        var launchPath = executable
-        switch stdin {
-        case .none:
-            process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
-        case .bytes(let data):
-            let file = directory.appendingPathComponent("stdin")
-            try data.write(to: file)
-            process.standardInput = try FileHandle(forReadingFrom: file)
-        case .file(let url):
-            process.standardInput = try FileHandle(forReadingFrom: url)
-        case .pipe(let data):
-            let file = directory.appendingPathComponent("stdin")
-            try data.write(to: file)
-            launchPath = "/bin/sh"
-            launchArguments = ["-c", "cat -- \"$XPB_E2E_STDIN\" | \"$@\"", "sh", executable] + arguments
-            environment["XPB_E2E_STDIN"] = file.path
-            process.environment = environment
-            process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
-        }
-        if let launcher {
-            // See `probe run`: keeps Foundation's private exit-tracking socket out of the command.
-            launchArguments = ["run", launchPath] + launchArguments
-            launchPath = launcher
-        }
-        process.executableURL = URL(fileURLWithPath: launchPath)
-        process.arguments = launchArguments
-
-        let stdoutURL = directory.appendingPathComponent("stdout")
-        let stderrURL = directory.appendingPathComponent("stderr")
-        _ = FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
-        let stdoutHandle = try FileHandle(forWritingTo: stdoutURL)
-        let stderrHandle = try FileHandle(forWritingTo: stderrURL)
-        process.standardOutput = stdoutHandle
-        process.standardError = stderrHandle
-        defer {
-            try? stdoutHandle.close()
-            try? stderrHandle.close()
-        }
-
-        let shown = ([(executable as NSString).lastPathComponent] + arguments.map(shellQuoted)).joined(separator: " ")
-        let prefix: String
-        switch stdin {
-        case .pipe: prefix = "… | "
-        default: prefix = ""
-        }
+        let prepared = try prepare(
+            executable, arguments, stdin: stdin, display: display, suiteID: suiteID, extraEnvironment: extraEnvironment)
         do {
-            try process.run()
+            let process = try ChildProcess(prepared.executable, prepared.arguments, options: prepared.options)
+            return Spawned(prepared, process: process)
         } catch {
-            try? FileManager.default.removeItem(at: directory)
+            try? FileManager.default.removeItem(at: prepared.directory)
             throw HarnessError.failed("cannot start \(executable): \(error)")
         }
-        return Spawned(command: prefix + shown, tag: tag, suiteID: suiteID, process: process, outputDirectory: directory)
     }
 
     /// Runs a command to completion. If it outlives `timeout` it is killed (with everything it
@@ -252,17 +245,22 @@ enum Command {
         stdin: Stdin = .none,
         display: String?,
         suiteID: String,
-        launcher: String? = nil,
         timeout: Duration
     ) async throws -> RunResult {
-        let spawned = try spawn(executable, arguments, stdin: stdin, display: display, suiteID: suiteID, launcher: launcher)
-        defer { spawned.finish() }
-        if await spawned.waitForExit(timeout: timeout) {
-            return spawned.result()
+        let prepared = try prepare(executable, arguments, stdin: stdin, display: display, suiteID: suiteID, extraEnvironment: [:])
+        defer { try? FileManager.default.removeItem(at: prepared.directory) }
+        let started = ContinuousClock.now
+        let process: ChildProcess
+        do {
+            process = try await ChildProcess.run(
+                prepared.executable, prepared.arguments, options: prepared.options, timeout: timeout, grace: .milliseconds(200))
+        } catch {
+            throw HarnessError.failed("cannot start \(executable): \(error)")
         }
-        var result = await spawned.stop(grace: .milliseconds(200))
-        result.timedOut = true
-        return result
+        if process.timedOut { await ProcessTable.end(tagged: harnessTagVariable, value: prepared.tag) }
+        return RunResult(
+            process, command: prepared.shown, tag: prepared.tag, timedOut: process.timedOut,
+            seconds: Spawned.seconds(ContinuousClock.now - started))
     }
 
     static func shellQuoted(_ argument: String) -> String {

@@ -53,7 +53,7 @@ final class XSession: @unchecked Sendable {
         let probe: String
         let server: XvfbServer
         do {
-            probe = try Probe.build(into: directory)
+            probe = try await Probe.build(into: directory)
             server = try XvfbServer.start()
         } catch {
             try? FileManager.default.removeItem(at: directory)
@@ -111,8 +111,7 @@ final class XSession: @unchecked Sendable {
         display: DisplayEnvironment = .suite, timeout: Duration = .seconds(20)
     ) async throws -> RunResult {
         try await Command.run(
-            executable, arguments, stdin: stdin, display: environmentDisplay(display), suiteID: suiteID,
-            launcher: executable == probePath ? nil : probePath, timeout: timeout)
+            executable, arguments, stdin: stdin, display: environmentDisplay(display), suiteID: suiteID, timeout: timeout)
     }
 
     func xpb(
@@ -139,8 +138,7 @@ final class XSession: @unchecked Sendable {
         _ executable: String, _ arguments: [String], stdin: Stdin = .none, display: DisplayEnvironment = .suite
     ) throws -> Spawned {
         let process = try Command.spawn(
-            executable, arguments, stdin: stdin, display: environmentDisplay(display), suiteID: suiteID,
-            launcher: probePath)
+            executable, arguments, stdin: stdin, display: environmentDisplay(display), suiteID: suiteID)
         lock.withLock { spawned.append(process) }
         return process
     }
