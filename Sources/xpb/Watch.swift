@@ -171,9 +171,14 @@ private struct ChangePrinter {
     private func line(for change: OwnerChange, name: String, count: Int, types: [String]) -> String {
         let cleared = change.owner == .none
         if json {
-            let typeList = types.map { JSONValue.quote($0) }.joined(separator: ",")
-            return "{\"changeCount\":\(count),\"selection\":\(JSONValue.quote(name)),"
-                + "\"event\":\"\(cleared ? "cleared" : "owner-changed")\",\"owner\":\(change.owner.rawValue),\"types\":[\(typeList)]}\n"
+            // Keys in the order SPEC §2 documents; a dictionary-based encoder would shuffle them.
+            return JSONValue.object([
+                JSONMember("changeCount", .int(count)),
+                JSONMember("selection", .string(name)),
+                JSONMember("event", .string(cleared ? "cleared" : "owner-changed")),
+                JSONMember("owner", .int(Int(change.owner.rawValue))),
+                JSONMember("types", .array(types.map(JSONValue.string))),
+            ]).serialized + "\n"
         }
         if cleared { return "\(name) #\(count) cleared\n" }
         let offered = types.isEmpty ? "(no types)" : types.joined(separator: ", ")
