@@ -20,6 +20,8 @@ let package = Package(
             pkgConfig: "x11 xfixes",
             providers: [.apt(["libx11-dev", "libxfixes-dev"])]
         ),
+        // libc declarations that Swift's Glibc module leaves out (malloc.h, glibc's GNU extensions).
+        .target(name: "CSystemShims"),
         .target(name: "UniformTypes"),
         .target(name: "X11Pasteboard", dependencies: ["CX11", "UniformTypes"]),
         .executableTarget(
@@ -27,6 +29,7 @@ let package = Package(
             dependencies: [
                 "X11Pasteboard",
                 "UniformTypes",
+                "CSystemShims",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

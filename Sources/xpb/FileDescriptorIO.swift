@@ -76,19 +76,3 @@ enum FileDescriptorIO {
         return try readAll(fd)
     }
 }
-
-/// Heap settings for a process that streams large data.
-enum MemoryTuning {
-    /// Xlib hands every INCR chunk over in a fresh allocation that is freed right after; glibc
-    /// would give the pages back and fault them in again for the next chunk, which halved paste
-    /// throughput. Keeping freed memory in the heap (up to 256 MiB) and serving allocations of
-    /// up to 32 MiB from it makes the next chunk reuse the same pages.
-    static func keepFreedMemoryForReuse() {
-        _ = mallopt(-1 /* M_TRIM_THRESHOLD */, 256 << 20)
-        _ = mallopt(-3 /* M_MMAP_THRESHOLD */, 32 << 20)
-    }
-}
-
-/// glibc's `mallopt`, which the Glibc module does not import (it lives in malloc.h).
-@_silgen_name("mallopt")
-private func mallopt(_ parameter: Int32, _ value: Int32) -> Int32
