@@ -10,6 +10,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-system.git", from: "1.8.1"),
     ],
     targets: [
         // Xlib + XFixes as installed by the system. `link` lines in the module map make the build
@@ -22,7 +23,7 @@ let package = Package(
         ),
         // libc declarations that Swift's Glibc module leaves out (malloc.h, glibc's GNU extensions).
         .target(name: "CSystemShims"),
-        .target(name: "UniformTypes"),
+        .target(name: "UniformTypes", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
         .target(name: "X11Pasteboard", dependencies: ["CX11", "UniformTypes"]),
         .executableTarget(
             name: "xpb",
@@ -31,6 +32,7 @@ let package = Package(
                 "UniformTypes",
                 "CSystemShims",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         .testTarget(name: "UniformTypesTests", dependencies: ["UniformTypes"]),

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Glibc
+import SystemPackage
 import UniformTypes
 import X11Pasteboard
 
@@ -81,7 +81,7 @@ extension XPB {
                     content: SelectionContent(representations: representations, isSensitive: sensitive),
                     configuration: configuration)
                 try owner.acquire()
-                if !foreground { try Detach.intoBackground(keeping: connection.fileDescriptor) }
+                if !foreground { try Detach.intoBackground(keeping: FileDescriptor(rawValue: connection.fileDescriptor)) }
                 connection.wakeDescriptor = TerminationSignals.catchIntoPipe()
                 if owner.serve(stoppingWhen: { TerminationSignals.wasReceived }) == .stopped {
                     // Told to stop while still serving: what was copied stays with the
@@ -133,9 +133,10 @@ extension XPB.Copy {
     fileprivate func fileURIList() throws(CommandFailure) -> [UInt8] {
         var uris: [String] = []
         for path in files {
-            var info = stat()
-            if stat(path, &info) != 0 {
-                throw CommandFailure("cannot copy \(path): \(String(cString: strerror(errno)))")
+            do {
+                _ = try path.withCString { path throws(Errno) in try Stat(path) }
+            } catch {
+                throw CommandFailure("cannot copy \(path): \(error)")
             }
             uris.append(FileURL.uri(forPath: path))
         }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Glibc
+import SystemPackage
 import UniformTypes
 import X11Pasteboard
 
@@ -145,8 +146,8 @@ private struct ChangePrinter {
     mutating func finish() {
         if let left = quietTimeLeft, left > .zero {
             var pause = timespec(tv_sec: Int(left.components.seconds), tv_nsec: Int(left.components.attoseconds / 1_000_000_000))
-            var rest = timespec()
-            while nanosleep(&pause, &rest) != 0 && errno == EINTR { pause = rest }
+            // An interrupted sleep writes what is left into `pause` itself: the retry sleeps only that.
+            _ = withUnsafeMutablePointer(to: &pause) { pause in try? systemCall { nanosleep(pause, pause) } }
         }
         runPendingCommand()
     }
@@ -205,19 +206,21 @@ private enum ShellCommand {
         let environment: [String: String]
 
         func execute() {
-            var descriptors: [Int32] = [-1, -1]
-            guard pipe(&descriptors) == 0 else {
-                StandardError.write("xpb: cannot run --exec: \(String(cString: strerror(errno)))\n")
+            let readEnd: FileDescriptor
+            let writeEnd: FileDescriptor
+            do {
+                (readEnd, writeEnd) = try FileDescriptor.pipe(options: .closeOnExec)
+            } catch {
+                StandardError.write("xpb: cannot run --exec: \(error)\n")
                 return
             }
-            let (readEnd, writeEnd) = (descriptors[0], descriptors[1])
-            _ = fcntl(writeEnd, F_SETFD, FD_CLOEXEC)
 
             var actions = posix_spawn_file_actions_t()
             posix_spawn_file_actions_init(&actions)
             defer { posix_spawn_file_actions_destroy(&actions) }
-            posix_spawn_file_actions_adddup2(&actions, readEnd, 0)
-            if readEnd != 0 { posix_spawn_file_actions_addclose(&actions, readEnd) }
+            // dup2 clears close-on-exec on the child's stdin, even when the pipe's read end is
+            // already 0 (glibc 2.29, POSIX 2024); both ends close themselves at exec.
+            posix_spawn_file_actions_adddup2(&actions, readEnd.rawValue, 0)
 
             var attributes = posix_spawnattr_t()
             posix_spawnattr_init(&attributes)
@@ -250,17 +253,17 @@ private enum ShellCommand {
             }
             var pid: pid_t = 0
             let status = posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, envp)
-            close(readEnd)
+            try? readEnd.close()
             guard status == 0 else {
-                close(writeEnd)
-                StandardError.write("xpb: cannot run /bin/sh: \(String(cString: strerror(status)))\n")
+                try? writeEnd.close()
+                StandardError.write("xpb: cannot run /bin/sh: \(Errno(rawValue: status))\n")
                 return
             }
             // A command that does not read its input just closes the pipe (EPIPE, ignored).
-            _ = stdin.withUnsafeBytes { FileDescriptorIO.writeAll(writeEnd, $0) }
-            close(writeEnd)
+            _ = stdin.withUnsafeBytes { try? FileDescriptorIO.writeAll(writeEnd, $0) }
+            try? writeEnd.close()
             var raw: Int32 = 0
-            while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
+            _ = try? systemCall { waitpid(pid, &raw, 0) }
         }
     }
 }
