@@ -11,7 +11,7 @@ extension XPB {
             abstract: "Print a line each time a selection changes owner (no polling: XFixes tells us).",
             discussion: """
                 Selections: clipboard, primary, secondary (any case) or any atom name; -b/-p/-s/--selection \
-                add one more. The default is CLIPBOARD. Changes that happened before xpb watch started \
+                add one each, and may be combined. The default is CLIPBOARD. Changes that happened before xpb watch started \
                 are not reported. Each line names the selection, the change count, the event \
                 (owner-changed or cleared), the owner's window and the types (UTIs) it offers.
 
@@ -23,12 +23,13 @@ extension XPB {
                 Examples:
                   xpb watch
                   xpb watch clipboard primary --json
+                  xpb watch -b -p --selection MY_APP_SELECTION
                   xpb watch --count 1 && xpb paste          (wait for the next copy)
                   xpb watch --exec 'cat >> ~/clips.txt; echo >> ~/clips.txt'
                 """
         )
 
-        @OptionGroup var options: GlobalOptions
+        @OptionGroup var options: WatchOptions
 
         @Argument(help: ArgumentHelp("Selections to watch (clipboard, primary, secondary or an atom name).", valueName: "selection"))
         var selections: [String] = []
@@ -47,13 +48,10 @@ extension XPB {
             if selections.contains(where: \.isEmpty) { throw ValidationError("a selection name cannot be empty") }
         }
 
-        /// The selections, in order, without repeats: the -b/-p/-s/--selection choice, then the
-        /// positional names; CLIPBOARD when neither names one.
+        /// The selections, in order, without repeats: those of -b/-p/-s/--selection, then the
+        /// positional names; CLIPBOARD when none is named.
         var selectionNames: [String] {
-            var names: [String] = []
-            if options.clipboard || options.primary || options.secondary || options.selectionName != nil {
-                names.append(options.selection)
-            }
+            var names = options.selections
             for name in selections {
                 switch name.uppercased() {
                 case "CLIPBOARD", "PRIMARY", "SECONDARY": names.append(name.uppercased())
@@ -69,7 +67,7 @@ extension XPB {
             // A command that stops reading its stdin must not kill us; stdout gone ends the watch.
             signal(SIGPIPE, SIG_IGN)
             try reportingFailures {
-                let connection = try options.connect()
+                let connection = try GlobalOptions.connect(display: options.display)
                 let names = selectionNames
                 let atoms = names.map(connection.atom)
                 let watcher = try SelectionWatcher(connection: connection, selections: atoms)
