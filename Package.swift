@@ -24,16 +24,20 @@ let package = Package(
             pkgConfig: "x11 xfixes",
             providers: [.apt(["libx11-dev", "libxfixes-dev"])]
         ),
-        .target(name: "UniformTypes"),
+        // libc declarations that Swift's Glibc module leaves out (malloc.h, glibc's GNU extensions).
+        .target(name: "CSystemShims"),
+        .target(name: "UniformTypes", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
         .target(
             name: "X11Pasteboard",
-            dependencies: ["CX11", "UniformTypes", .product(name: "SystemPackage", package: "swift-system")]),
+            dependencies: ["CX11", "CSystemShims", "UniformTypes", .product(name: "SystemPackage", package: "swift-system")]),
         .executableTarget(
             name: "xpb",
             dependencies: [
                 "X11Pasteboard",
                 "UniformTypes",
+                "CSystemShims",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         .testTarget(name: "UniformTypesTests", dependencies: ["UniformTypes"]),

@@ -1,4 +1,5 @@
 import Glibc
+import SystemPackage
 
 /// The alias and subclass relations of a freedesktop shared-mime-info database (`aliases`,
 /// `subclasses` in each `mime` directory), used to extend the built-in table at run time.
@@ -109,15 +110,15 @@ public struct SharedMimeInfo: Sendable {
 
     /// The whole file, or nil when it cannot be opened; capped so a bogus file cannot eat memory.
     static func readFile(_ path: String, limit: Int = 16 << 20) -> [UInt8]? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
+        guard let descriptor = try? path.withCString({ try FileDescriptor.open($0, .readOnly, options: .closeOnExec) }) else {
+            return nil
+        }
+        defer { try? descriptor.close() }
         var result: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         while result.count < limit {
-            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { break }
+            // A read error ends the file as end of file does: what was read is still good.
+            guard let count = try? buffer.withUnsafeMutableBytes({ try descriptor.read(into: $0) }), count > 0 else { break }
             result.append(contentsOf: buffer[0..<count])
         }
         return result

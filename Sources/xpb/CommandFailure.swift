@@ -1,5 +1,5 @@
 import ArgumentParser
-import Glibc
+import SystemPackage
 import X11Pasteboard
 
 /// A failure that ends a subcommand with one `xpb: …` line on stderr and a chosen exit code.
@@ -46,10 +46,11 @@ extension ParsableCommand {
     }
 }
 
-/// Unbuffered writes to the standard streams, without Foundation.
+/// Unbuffered writes to stderr, without Foundation: one write per message, so lines from
+/// several processes do not interleave.
 enum StandardError {
     static func write(_ text: String) {
         var text = text
-        text.withUTF8 { _ = FileDescriptorIO.writeAll(2, UnsafeRawBufferPointer($0)) }
+        text.withUTF8 { _ = try? FileDescriptorIO.writeAll(.standardError, UnsafeRawBufferPointer($0)) }
     }
 }

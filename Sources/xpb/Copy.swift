@@ -1,5 +1,5 @@
 import ArgumentParser
-import Glibc
+import SystemPackage
 import UniformTypes
 import X11Pasteboard
 
@@ -81,7 +81,7 @@ extension XPB {
                     content: SelectionContent(representations: representations, isSensitive: sensitive),
                     configuration: configuration)
                 try owner.acquire()
-                if !foreground { try Detach.intoBackground(keeping: connection.fileDescriptor) }
+                if !foreground { try Detach.intoBackground(keeping: FileDescriptor(rawValue: connection.fileDescriptor)) }
                 connection.wakeDescriptor = TerminationSignals.catchIntoPipe()
                 if try owner.serve(stoppingWhen: { TerminationSignals.wasReceived }) == .stopped {
                     // Told to stop while still serving: what was copied stays with the
@@ -133,33 +133,13 @@ extension XPB.Copy {
     fileprivate func fileURIList() throws(CommandFailure) -> [UInt8] {
         var uris: [String] = []
         for path in files {
-            var info = stat()
-            if stat(path, &info) != 0 {
-                throw CommandFailure("cannot copy \(path): \(String(cString: strerror(errno)))")
+            do {
+                _ = try path.withCString { path throws(Errno) in try Stat(path) }
+            } catch {
+                throw CommandFailure("cannot copy \(path): \(error)")
             }
             uris.append(FileURL.uri(forPath: path))
         }
         return Array(uris.joined(separator: "\n").utf8)
-    }
-}
-
-/// Turns a `-t` argument into a type, with the error users see for a word that is no type.
-enum TypeArgumentParsing {
-    /// The translator's reading of the argument; failing that, a word spelled like an X atom
-    /// (`MY_APP_DATA`, `_NET_FOO`) is taken as a target of that name, as xclip takes any atom.
-    static func resolve(_ argument: String) throws(CommandFailure) -> UTType {
-        if let type = TypeArgument.resolve(argument) { return type }
-        if looksLikeAtomName(argument), let type = UTType(tag: argument, tagClass: .xAtom, conformingTo: nil) {
-            return type
-        }
-        throw CommandFailure(
-            "unknown type '\(argument)': give a UTI (public.html), a MIME type (text/html), an X target (UTF8_STRING) or an extension (.png)")
-    }
-
-    /// Upper-case letters, digits, `_` and `-`, starting with a letter or `_`: how X atoms are
-    /// spelled by convention. Lower-case words stay errors, so a typo like `pnng` is reported.
-    static func looksLikeAtomName(_ word: String) -> Bool {
-        guard let first = word.unicodeScalars.first, first == "_" || ("A"..."Z").contains(first) else { return false }
-        return word.unicodeScalars.allSatisfy { ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" || $0 == "-" }
     }
 }

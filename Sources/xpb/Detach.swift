@@ -1,4 +1,5 @@
 import Glibc
+import SystemPackage
 
 /// Leaves the foreground the way `xclip` does, but properly: the command that started us gets
 /// its exit status at once and no descriptor of the caller stays open in the server, so
@@ -11,17 +12,20 @@ enum Detach {
     /// Called after ownership is taken, so the parent's success means the copy is in place. The
     /// child carries on with the same X connection; the parent leaves with `_exit` so it sends
     /// nothing on it.
-    static func intoBackground(keeping kept: Int32) throws(CommandFailure) {
-        let pid = fork()
-        if pid < 0 {
-            throw CommandFailure("cannot start the background server: \(String(cString: strerror(errno)))")
+    static func intoBackground(keeping kept: FileDescriptor) throws(CommandFailure) {
+        let pid: pid_t
+        do {
+            pid = try systemCall { fork() }
+        } catch {
+            throw CommandFailure("cannot start the background server: \(error)")
         }
         if pid > 0 { _exit(0) }
         _ = setsid()
-        let null = open("/dev/null", O_RDWR)
-        if null >= 0 {
-            for fd: Int32 in 0...2 { _ = dup2(null, fd) }
-            if null > 2 { close(null) }
+        if let null = try? FileDescriptor.open("/dev/null", .readWrite) {
+            for standard in [FileDescriptor.standardInput, .standardOutput, .standardError] {
+                _ = try? null.duplicate(as: standard)
+            }
+            if null.rawValue > 2 { try? null.close() }
         }
         closeDescriptors(from: 3, except: kept)
         // A caller that blocked SIGTERM (test runners, some supervisors) would otherwise leave a
@@ -32,7 +36,7 @@ enum Detach {
         _ = chdir("/")
     }
 
-    private static func closeDescriptors(from first: Int32, except kept: Int32) {
+    private static func closeDescriptors(from first: Int32, except kept: FileDescriptor) {
         // /proc lists only the open ones; a loop to the descriptor limit could be a million calls.
         guard let directory = opendir("/proc/self/fd") else { return }
         var open: [Int32] = []
@@ -42,6 +46,8 @@ enum Detach {
         }
         let listing = dirfd(directory)
         closedir(directory)
-        for fd in open where fd >= first && fd != kept && fd != listing { close(fd) }
+        for fd in open where fd >= first && fd != kept.rawValue && fd != listing {
+            try? FileDescriptor(rawValue: fd).close()
+        }
     }
 }

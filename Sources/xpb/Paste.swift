@@ -1,5 +1,5 @@
 import ArgumentParser
-import Glibc
+import SystemPackage
 import UniformTypes
 import X11Pasteboard
 
@@ -66,7 +66,9 @@ func writeToStdout(_ bytes: [UInt8]) throws(PasteboardError) {
 
 /// Writes to stdout, turning a failure (a closed pipe, a full disk) into the engine's error.
 func writeToStdout(_ bytes: UnsafeRawBufferPointer) throws(PasteboardError) {
-    if !FileDescriptorIO.writeAll(1, bytes) {
-        throw PasteboardError(.outputFailed, "cannot write to stdout: \(String(cString: strerror(errno)))")
+    do {
+        try FileDescriptorIO.writeAll(.standardOutput, bytes)
+    } catch {
+        throw PasteboardError(.outputFailed, "cannot write to stdout: \(error)")
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Glibc
+import SystemPackage
 import UniformTypes
 import X11Pasteboard
 
@@ -10,7 +11,7 @@ extension XPB {
             abstract: "Print a line each time a selection changes owner (no polling: XFixes tells us).",
             discussion: """
                 Selections: clipboard, primary, secondary (any case) or any atom name; -b/-p/-s/--selection \
-                add one more. The default is CLIPBOARD. Changes that happened before xpb watch started \
+                add one each, and may be combined. The default is CLIPBOARD. Changes that happened before xpb watch started \
                 are not reported. Each line names the selection, the change count, the event \
                 (owner-changed or cleared), the owner's window and the types (UTIs) it offers.
 
@@ -22,12 +23,13 @@ extension XPB {
                 Examples:
                   xpb watch
                   xpb watch clipboard primary --json
+                  xpb watch -b -p --selection MY_APP_SELECTION
                   xpb watch --count 1 && xpb paste          (wait for the next copy)
                   xpb watch --exec 'cat >> ~/clips.txt; echo >> ~/clips.txt'
                 """
         )
 
-        @OptionGroup var options: GlobalOptions
+        @OptionGroup var options: WatchOptions
 
         @Argument(help: ArgumentHelp("Selections to watch (clipboard, primary, secondary or an atom name).", valueName: "selection"))
         var selections: [String] = []
@@ -46,13 +48,10 @@ extension XPB {
             if selections.contains(where: \.isEmpty) { throw ValidationError("a selection name cannot be empty") }
         }
 
-        /// The selections, in order, without repeats: the -b/-p/-s/--selection choice, then the
-        /// positional names; CLIPBOARD when neither names one.
+        /// The selections, in order, without repeats: those of -b/-p/-s/--selection, then the
+        /// positional names; CLIPBOARD when none is named.
         var selectionNames: [String] {
-            var names: [String] = []
-            if options.clipboard || options.primary || options.secondary || options.selectionName != nil {
-                names.append(options.selection)
-            }
+            var names = options.selections
             for name in selections {
                 switch name.uppercased() {
                 case "CLIPBOARD", "PRIMARY", "SECONDARY": names.append(name.uppercased())
@@ -68,7 +67,7 @@ extension XPB {
             // A command that stops reading its stdin must not kill us; stdout gone ends the watch.
             signal(SIGPIPE, SIG_IGN)
             try reportingFailures {
-                let connection = try options.connect()
+                let connection = try GlobalOptions.connect(display: options.display)
                 let names = selectionNames
                 let atoms = names.map(connection.atom)
                 let watcher = try SelectionWatcher(connection: connection, selections: atoms)
@@ -150,8 +149,8 @@ private struct ChangePrinter {
     mutating func finish() {
         if let left = quietTimeLeft, left > .zero {
             var pause = timespec(tv_sec: Int(left.components.seconds), tv_nsec: Int(left.components.attoseconds / 1_000_000_000))
-            var rest = timespec()
-            while nanosleep(&pause, &rest) != 0 && errno == EINTR { pause = rest }
+            // An interrupted sleep writes what is left into `pause` itself: the retry sleeps only that.
+            _ = withUnsafeMutablePointer(to: &pause) { pause in try? systemCall { nanosleep(pause, pause) } }
         }
         runPendingCommand()
     }
@@ -176,9 +175,14 @@ private struct ChangePrinter {
     private func line(for change: OwnerChange, name: String, count: Int, types: [String]) -> String {
         let cleared = change.owner == .none
         if json {
-            let typeList = types.map { JSONValue.quote($0) }.joined(separator: ",")
-            return "{\"changeCount\":\(count),\"selection\":\(JSONValue.quote(name)),"
-                + "\"event\":\"\(cleared ? "cleared" : "owner-changed")\",\"owner\":\(change.owner.rawValue),\"types\":[\(typeList)]}\n"
+            // Keys in the order SPEC §2 documents; a dictionary-based encoder would shuffle them.
+            return JSONValue.object([
+                JSONMember("changeCount", .int(count)),
+                JSONMember("selection", .string(name)),
+                JSONMember("event", .string(cleared ? "cleared" : "owner-changed")),
+                JSONMember("owner", .int(Int(change.owner.rawValue))),
+                JSONMember("types", .array(types.map(JSONValue.string))),
+            ]).serialized + "\n"
         }
         if cleared { return "\(name) #\(count) cleared\n" }
         let offered = types.isEmpty ? "(no types)" : types.joined(separator: ", ")
@@ -205,19 +209,21 @@ private enum ShellCommand {
         let environment: [String: String]
 
         func execute() {
-            var descriptors: [Int32] = [-1, -1]
-            guard pipe(&descriptors) == 0 else {
-                StandardError.write("xpb: cannot run --exec: \(String(cString: strerror(errno)))\n")
+            let readEnd: FileDescriptor
+            let writeEnd: FileDescriptor
+            do {
+                (readEnd, writeEnd) = try FileDescriptor.pipe(options: .closeOnExec)
+            } catch {
+                StandardError.write("xpb: cannot run --exec: \(error)\n")
                 return
             }
-            let (readEnd, writeEnd) = (descriptors[0], descriptors[1])
-            _ = fcntl(writeEnd, F_SETFD, FD_CLOEXEC)
 
             var actions = posix_spawn_file_actions_t()
             posix_spawn_file_actions_init(&actions)
             defer { posix_spawn_file_actions_destroy(&actions) }
-            posix_spawn_file_actions_adddup2(&actions, readEnd, 0)
-            if readEnd != 0 { posix_spawn_file_actions_addclose(&actions, readEnd) }
+            // dup2 clears close-on-exec on the child's stdin, even when the pipe's read end is
+            // already 0 (glibc 2.29, POSIX 2024); both ends close themselves at exec.
+            posix_spawn_file_actions_adddup2(&actions, readEnd.rawValue, 0)
 
             var attributes = posix_spawnattr_t()
             posix_spawnattr_init(&attributes)
@@ -250,17 +256,17 @@ private enum ShellCommand {
             }
             var pid: pid_t = 0
             let status = posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, envp)
-            close(readEnd)
+            try? readEnd.close()
             guard status == 0 else {
-                close(writeEnd)
-                StandardError.write("xpb: cannot run /bin/sh: \(String(cString: strerror(status)))\n")
+                try? writeEnd.close()
+                StandardError.write("xpb: cannot run /bin/sh: \(Errno(rawValue: status))\n")
                 return
             }
             // A command that does not read its input just closes the pipe (EPIPE, ignored).
-            _ = stdin.withUnsafeBytes { FileDescriptorIO.writeAll(writeEnd, $0) }
-            close(writeEnd)
+            _ = stdin.withUnsafeBytes { try? FileDescriptorIO.writeAll(writeEnd, $0) }
+            try? writeEnd.close()
             var raw: Int32 = 0
-            while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
+            _ = try? systemCall { waitpid(pid, &raw, 0) }
         }
     }
 }

@@ -28,7 +28,7 @@ import Testing
         #expect(UTType("dyn.ah62d4rv4ge81g6pq") == sql)
         #expect(UTType("DYN.AH62D4RV4GE81G6PQ") == sql, "identifiers are case-insensitive, dynamic ones too")
         #expect(UTType(filenameExtension: "SQL") == sql)
-        #expect(TypeArgument.resolve(".sql") == sql)
+        #expect(TypeName.resolve(".sql") == sql)
         #expect(sql.supertypes == [.data, .item])
     }
 

@@ -56,7 +56,7 @@ import Testing
             _ = FileURL.pathBytes(fromURI: text)
             _ = MIMEType.parse(text)
             _ = UTType(text)
-            _ = TypeArgument.resolve(text)
+            _ = TypeName.resolve(text)
             _ = XTargetCrosswalk.type(forTarget: text)
         }
         #expect(failures > 0 && successes > 0, "the corpus exercises both paths")

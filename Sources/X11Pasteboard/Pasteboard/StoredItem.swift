@@ -103,13 +103,13 @@ enum PasteboardType {
     /// extension; any other identifier is taken as a private type of the program (Apple's
     /// imported declaration), so custom types travel between xpb processes.
     static func resolve(_ name: String) -> UTType {
-        UTType(name) ?? TypeArgument.resolve(name) ?? UTType(importedAs: name)
+        UTType(name) ?? TypeName.resolve(name) ?? UTType(importedAs: name)
     }
 
     /// The type an owner's target carries. A reverse-DNS name that is no known type is another
     /// xpb's private type, offered under its identifier: it reads back as that identifier.
     static func forTarget(_ target: String) -> UTType? {
-        if !target.contains("/"), target.contains("."), UTType(target) == nil, TypeArgument.resolve(target) == nil {
+        if !target.contains("/"), target.contains("."), UTType(target) == nil, TypeName.resolve(target) == nil {
             return UTType(importedAs: target)
         }
         return XTargetCrosswalk.type(forTarget: target)

@@ -1,6 +1,10 @@
-/// How the command line reads a TYPE argument (`-t TYPE`, `xpb type TYPE`).
-public enum TypeArgument {
-    /// The type an argument names, or nil when it names nothing (so the CLI can say "unknown type").
+/// How a type written by name reads as a type: the command line's TYPE arguments (`-t TYPE`,
+/// `xpb type TYPE`) and the Pasteboard's type strings (`data(forPasteboardType: "text/html")`).
+///
+/// Package-wide rather than public: both the Pasteboard model and the `xpb` command need the same
+/// precedence, but it is no part of Apple's UTType API that the library mirrors.
+package enum TypeName {
+    /// The type a name stands for, or nil when it names nothing (so the CLI can say "unknown type").
     ///
     /// Precedence, first match wins (the forms do not overlap in practice):
     /// 1. `.ext`: a filename extension with its dot (`.png`); unknown extensions give a dynamic type.
@@ -11,7 +15,7 @@ public enum TypeArgument {
     ///    `_NETSCAPE_URL`…), exact case first, then any case since no UTI lacks a dot.
     /// Anything else (a bare unknown word, an undeclared `com.example.x`) is nil: guessing would
     /// turn typos like `public.hmtl` into silently wrong types.
-    public static func resolve(_ argument: String) -> UTType? {
+    package static func resolve(_ argument: String) -> UTType? {
         let trimmed = trim(argument)
         guard !trimmed.isEmpty else { return nil }
         if trimmed.hasPrefix(".") {

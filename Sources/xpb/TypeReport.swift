@@ -1,23 +1,25 @@
+import UniformTypes
+
 /// What `xpb type TYPE` prints: everything the translator knows of one type.
-public struct TypeReport: Sendable, Equatable {
+struct TypeReport: Sendable, Equatable {
     /// The identifier (`dyn.a…` for dynamic types).
-    public var identifier: String
+    var identifier: String
     /// Every supertype, transitive, sorted by identifier so the output is stable.
-    public var conformsTo: [String]
+    var conformsTo: [String]
     /// MIME types, preferred first.
-    public var mimeTypes: [String]
+    var mimeTypes: [String]
     /// Filename extensions without dots, preferred first.
-    public var extensions: [String]
+    var extensions: [String]
     /// The X targets xpb offers for this type, in offer order (more useful than the atom tags
     /// alone: it is what other clients will see).
-    public var atoms: [String]
+    var atoms: [String]
     /// Whether the type is dynamic.
-    public var isDynamic: Bool
+    var isDynamic: Bool
     /// The description, nil for dynamic types.
-    public var description: String?
+    var description: String?
 
     /// Collects the report for a type.
-    public init(_ type: UTType) {
+    init(_ type: UTType) {
         identifier = type.identifier
         conformsTo = type.supertypes.map(\.identifier).sorted()
         mimeTypes = type.tags[.mimeType] ?? []
@@ -28,7 +30,7 @@ public struct TypeReport: Sendable, Equatable {
     }
 
     /// The report as a JSON value, keys in the documented order.
-    public func jsonValue() -> JSONValue {
+    func jsonValue() -> JSONValue {
         .object([
             JSONMember("identifier", .string(identifier)),
             JSONMember("conformsTo", .array(conformsTo.map(JSONValue.string))),
@@ -41,10 +43,10 @@ public struct TypeReport: Sendable, Equatable {
     }
 
     /// One-line JSON object for `--json`.
-    public func jsonObject() -> String { jsonValue().serialized }
+    func jsonObject() -> String { jsonValue().serialized }
 
     /// Aligned `key: value` lines for people; empty lists print as `-`.
-    public func text() -> String {
+    func text() -> String {
         func list(_ values: [String]) -> String { values.isEmpty ? "-" : values.joined(separator: ", ") }
         return [
             "identifier:  \(identifier)",

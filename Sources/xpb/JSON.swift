@@ -1,6 +1,9 @@
-/// A minimal JSON value and serializer, because the CLI's `--json` output must not pull in
-/// Foundation. Objects keep their key order so output is stable and readable.
-public indirect enum JSONValue: Sendable, Equatable {
+/// A minimal JSON value and serializer for `--json` output, whose objects keep their key order.
+///
+/// Not FoundationEssentials' JSONEncoder: on Linux it writes an object's keys in hash order, which
+/// changes from run to run (its only stable order, `.sortedKeys`, is not the documented order of
+/// SPEC §2 that scripts and tests read), and it leaves U+2028/U+2029 unescaped.
+indirect enum JSONValue: Sendable, Equatable {
     /// `null`.
     case null
     /// `true` / `false`.
@@ -15,7 +18,7 @@ public indirect enum JSONValue: Sendable, Equatable {
     case object([JSONMember])
 
     /// Compact JSON text (no spaces), one line.
-    public var serialized: String {
+    var serialized: String {
         var out = ""
         write(to: &out)
         return out
@@ -48,7 +51,7 @@ public indirect enum JSONValue: Sendable, Equatable {
 
     /// A JSON string literal: quotes, backslash and control characters escaped (RFC 8259 §7);
     /// U+2028/U+2029 too, so the output is also safe inside JavaScript.
-    public static func quote(_ string: String) -> String {
+    static func quote(_ string: String) -> String {
         let hex = Array("0123456789abcdef")
         var out = "\""
         for scalar in string.unicodeScalars {
@@ -72,14 +75,14 @@ public indirect enum JSONValue: Sendable, Equatable {
 }
 
 /// One key/value pair of a `JSONValue.object`.
-public struct JSONMember: Sendable, Equatable {
+struct JSONMember: Sendable, Equatable {
     /// The key.
-    public var key: String
+    var key: String
     /// The value.
-    public var value: JSONValue
+    var value: JSONValue
 
     /// Pairs a key with a value.
-    public init(_ key: String, _ value: JSONValue) {
+    init(_ key: String, _ value: JSONValue) {
         self.key = key
         self.value = value
     }
