@@ -1,6 +1,7 @@
 internal import CX11
 import Foundation
 import Glibc
+import Synchronization
 
 /// A private Xvfb. The server picks a free display number itself (`-displayfd`), so parallel
 /// test runs never collide; it is ended by its process id.
@@ -11,6 +12,10 @@ public final class XvfbServer: @unchecked Sendable {
     public let pid: Int32
     private let lock = NSLock()
     private var stopped = false
+    /// The never-closed connections of `endsWithThisProcess` servers (as addresses, which
+    /// LeakSanitizer follows all the same): held so that `make sanitize` does not report them as
+    /// leaks.
+    private static let keptConnections = Mutex<[UInt]>([])
 
     private init(displayName: String, pid: Int32) {
         self.displayName = displayName
@@ -65,10 +70,11 @@ public final class XvfbServer: @unchecked Sendable {
         }
         let server = XvfbServer(displayName: ":\(line)", pid: pid)
         if endsWithThisProcess {
-            guard XOpenDisplay(server.displayName) != nil else {
+            guard let connection = XOpenDisplay(server.displayName) else {
                 server.stop()
                 throw TestSupportError("cannot connect to the new Xvfb \(server.displayName)")
             }
+            keptConnections.withLock { $0.append(UInt(bitPattern: connection)) }
             server.stopped = true
         }
         return server
