@@ -35,7 +35,10 @@ for sanitizer in "${sanitizers[@]}"; do
     linker=()
     if [ "$sanitizer" = thread ]; then
         # Lets TSan see Synchronization.Mutex's contended path (see the file's comment).
-        clang -c -O2 -fPIC "$support/swift-mutex-tsan.c" -o "$root/$scratch/swift-mutex-tsan.o" || exit 1
+        # The toolchain's clang, beside swift (it ships the sanitizer runtimes too).
+        cc=$(dirname "$(command -v swift)")/clang
+        [ -x "$cc" ] || cc=clang
+        "$cc" -c -O2 -fPIC "$support/swift-mutex-tsan.c" -o "$root/$scratch/swift-mutex-tsan.o" || exit 1
         linker=(-Xlinker "$root/$scratch/swift-mutex-tsan.o")
     fi
 
