@@ -1,9 +1,12 @@
 # make run: install what is missing, build a release xpb, and do a copy/paste round trip
 #           on $DISPLAY (or on a private Xvfb when there is no display).
 # make test: the whole test suite (tests start their own Xvfb).
+# make sanitize: the X11Pasteboard tests under AddressSanitizer (with LeakSanitizer) and under
+#                ThreadSanitizer, built in .build-asan and .build-tsan; fails on any sanitizer
+#                report, from the tests or from the xpb they start (scripts/sanitize.sh).
 # make bench: xpb against xclip and xsel, side by side.
 
-.PHONY: run deps build release test bench clean
+.PHONY: run deps build release test sanitize bench clean
 
 run: deps release
 	@if [ -n "$$DISPLAY" ] && xdpyinfo >/dev/null 2>&1; then scripts/demo.sh; else scripts/with-xvfb.sh scripts/demo.sh; fi
@@ -26,8 +29,11 @@ release:
 test: deps
 	swift test
 
+sanitize: deps
+	scripts/sanitize.sh
+
 bench: deps release
 	python3 bench/run.py
 
 clean:
-	rm -rf .build
+	rm -rf .build .build-asan .build-tsan

@@ -19,15 +19,19 @@ import XTestSupport
         try ChildProcess(xpb, ["watch"] + arguments, environment: ["DISPLAY": x.display])
     }
 
-    /// Waits until the watcher has subscribed (its XFixes request reached the server).
-    private func settle() async throws { try await Task.sleep(for: .milliseconds(300)) }
+    /// Waits until the watcher has subscribed: it syncs after its XFixes request, then sleeps
+    /// in poll until the first change. (A fixed 300 ms was too short under `make sanitize`.)
+    private func settle(_ watcher: ChildProcess, sourceLocation: SourceLocation = #_sourceLocation) async {
+        let idle = await watcher.waitUntilIdle()
+        #expect(idle, "xpb watch did not settle: \(watcher.stderrText)", sourceLocation: sourceLocation)
+    }
 
     @Test func jsonLinesForChangesAndClearsThenExitsAfterCount() async throws {
         let clipboard = x.pasteboard(.general)
         clipboard.string = "before the watch started"  // must not be reported
         let watcher = try watch(["clipboard", "PRIMARY", "--json", "--count", "3"])
         defer { watcher.terminate() }
-        try await settle()
+        await settle(watcher)
         let owner = try await x.xclipCopy(Data("hello".utf8), on: clipboard)
         _ = await watcher.waitForLines(1, timeout: .seconds(5))
         x.pasteboard(.primary).setData(Data([0x89, 0x50, 0x4E, 0x47]), forPasteboardType: "public.png")
@@ -57,7 +61,7 @@ import XTestSupport
     @Test func plainLinesAreReadable() async throws {
         let watcher = try watch(["-s", "--count", "2"])
         defer { watcher.terminate() }
-        try await settle()
+        await settle(watcher)
         let secondary = x.pasteboard(.secondary)
         secondary.string = "s"
         // Types are fetched after each change: let the watch see this owner before it goes.
@@ -75,7 +79,7 @@ import XTestSupport
         let clipboard = x.pasteboard(.general)
         let watcher = try watch(["--count", "2", "--exec", "printf '%s|%s|' \"$XPB_SELECTION\" \"$XPB_CHANGE_COUNT\"; cat; echo"])
         defer { watcher.terminate() }
-        try await settle()
+        await settle(watcher)
         clipboard.string = "first copy"
         _ = await watcher.waitForLines(2, timeout: .seconds(5))
         clipboard.setData(Data([1, 2, 3]), forPasteboardType: "com.example.bytes")
@@ -89,7 +93,7 @@ import XTestSupport
         let primary = x.pasteboard(.primary)
         let watcher = try watch(["primary", "--count", "5", "--exec", "printf 'ran %s:' \"$XPB_CHANGE_COUNT\"; cat; echo"])
         defer { watcher.terminate() }
-        try await settle()
+        await settle(watcher)
         for step in 1...5 {
             primary.string = "drag \(step)"
             try await Task.sleep(for: .milliseconds(20))
@@ -103,7 +107,7 @@ import XTestSupport
     @Test func idleWatchUsesNoCPU() async throws {
         let watcher = try watch(["clipboard", "primary"])
         defer { watcher.terminate() }
-        try await settle()
+        await settle(watcher)
         let before = try CPUTime.processTicks(of: watcher.pid)
         try await Task.sleep(for: .seconds(3))
         let after = try CPUTime.processTicks(of: watcher.pid)

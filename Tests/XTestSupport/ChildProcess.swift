@@ -194,6 +194,43 @@ public final class ChildProcess: @unchecked Sendable {
         }
     }
 
+    /// Waits until the child's main thread sleeps in poll(2) and has used no CPU for `quiet`, or
+    /// `timeout` passes; returns whether it got there.
+    ///
+    /// For a child whose start-up ends in a wait for events (`xpb watch`, once it has subscribed
+    /// and synced): a fixed pause is too short when the machine is loaded (parallel suites, a
+    /// sanitizer build), and the child then misses what the test does next. Its round trips
+    /// during start-up also wait in poll, but for far less than `quiet`.
+    @discardableResult
+    public func waitUntilIdle(quiet: Duration = .milliseconds(150), timeout: Duration = .seconds(10)) async -> Bool {
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        var idleSince: (instant: ContinuousClock.Instant, ticks: Int)?
+        while ContinuousClock.now < deadline, isRunning {
+            let task = "/proc/\(pid)/task/\(pid)"
+            if let stat = try? String(contentsOfFile: "\(task)/stat", encoding: .utf8),
+                let ticks = try? CPUTime.ticksOf(stat),
+                let wchan = try? String(contentsOfFile: "\(task)/wchan", encoding: .utf8),
+                Self.state(ofStat: stat) == "S", wchan.contains("poll")
+            {
+                if let since = idleSince, since.ticks == ticks {
+                    if ContinuousClock.now - since.instant >= quiet { return true }
+                } else {
+                    idleSince = (ContinuousClock.now, ticks)
+                }
+            } else {
+                idleSince = nil
+            }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return false
+    }
+
+    /// The state letter of a `/proc/…/stat` line (R, S, D, Z…).
+    private static func state(ofStat stat: String) -> Character? {
+        guard let close = stat.lastIndex(of: ")") else { return nil }
+        return stat[stat.index(after: close)...].first { $0 != " " }
+    }
+
     /// Ends the child by its process id: SIGTERM, then SIGKILL after a second.
     public func terminate() {
         terminate(grace: .seconds(1))

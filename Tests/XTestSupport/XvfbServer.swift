@@ -1,6 +1,7 @@
 internal import CX11
 import Foundation
 import Glibc
+import Synchronization
 
 /// A private Xvfb. The server picks a free display number itself (`-displayfd`), so parallel
 /// test runs never collide; it is a `ChildProcess`, ended by its process id.
@@ -12,6 +13,10 @@ public final class XvfbServer: @unchecked Sendable {
     private let process: ChildProcess
     private let lock = NSLock()
     private var stopped = false
+    /// The never-closed connections of `endsWithThisProcess` servers (as addresses, which
+    /// LeakSanitizer follows all the same): held so that `make sanitize` does not report them as
+    /// leaks.
+    private static let keptConnections = Mutex<[UInt]>([])
 
     private init(displayName: String, process: ChildProcess) {
         self.displayName = displayName
@@ -47,10 +52,11 @@ public final class XvfbServer: @unchecked Sendable {
         }
         let server = XvfbServer(displayName: ":\(line)", process: process)
         if endsWithThisProcess {
-            guard XOpenDisplay(server.displayName) != nil else {
+            guard let connection = XOpenDisplay(server.displayName) else {
                 server.stop()
                 throw TestSupportError("cannot connect to the new Xvfb \(server.displayName)")
             }
+            keptConnections.withLock { $0.append(UInt(bitPattern: connection)) }
             server.stopped = true
             process.leavesRunning = true
         }
