@@ -1,6 +1,7 @@
 // The X clipboard the way UIKit code uses UIPasteboard: `pasteboard-example copy some text`,
 // `pasteboard-example copy --secret hunter2`, `pasteboard-example` (paste), `… watch`.
 import FoundationEssentials
+import Glibc
 import UniformTypes
 import X11Pasteboard
 
@@ -19,8 +20,19 @@ case "copy":
     print("copied; changeCount \(pasteboard.changeCount)")
     // Returning from main hands CLIPBOARD to a running clipboard manager (never a secret).
 case "watch":
+    var seen = 0
     for await change in pasteboard.changes.prefix(3) {
         print("#\(change.changeCount) \(change.kind.rawValue): \(pasteboard.types)")
+        fflush(nil)  // one line per change as it happens, into a pipe or a file too
+        seen += 1
+    }
+    // The stream also ends when the X server goes away; the program goes on.
+    if seen < 3 {
+        do {
+            _ = try await pasteboard.async.string
+        } catch {
+            print("the X server went away: \(error)")
+        }
     }
 default:
     if pasteboard.hasStrings, let text = pasteboard.string {

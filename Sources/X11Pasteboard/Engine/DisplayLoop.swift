@@ -104,7 +104,6 @@ final class DisplayLoop: Sendable {
         // Each fails at its first step that needs the server.
         for job in pending { job(session) }
         hub.finishAll()
-        session.connection.events.removeAll()
         confinedSession = nil
         try? wakeRead.close()
         // The write end stays open: a late caller's wake-up byte must not raise SIGPIPE.

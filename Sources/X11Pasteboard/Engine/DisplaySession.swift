@@ -11,10 +11,11 @@ final class DisplaySession: Conversation {
     let connection: XConnection
     private let hub: ChangeHub
     private let reader: SelectionReader
-    /// The selections this process owns now, with the items they serve. Owners replaced or
-    /// cleared stay with the dispatcher until their transfers end (ICCCM: a transfer in flight
-    /// finishes even if ownership moves on).
+    /// The selections this process owns now, with the items they serve.
     private var owned: [XAtom: OwnedSelection] = [:]
+    /// Owners replaced or cleared whose transfers are still going (ICCCM: a transfer in flight
+    /// finishes even if ownership moves on); the dispatcher holds conversations weakly.
+    private var retired: [SelectionOwner] = []
     /// Clears of other clients' selections this process made and XFixes has not reported yet,
     /// by the time they were made as of: the report that carries that time is ours (isLocal).
     private var ownClearsInFlight: [XAtom: XTimestamp] = [:]
@@ -35,6 +36,11 @@ final class DisplaySession: Conversation {
     // MARK: Counting changes
 
     var isFinished: Bool { false }
+
+    func runDueWork() -> Deadline {
+        retired.removeAll(where: \.isFinished)
+        return .never
+    }
 
     func handle(_ event: XServerEvent) -> Bool {
         guard case .selectionOwnerChange(let change) = event, let name = watched[change.selection] else { return false }
@@ -85,7 +91,10 @@ final class DisplaySession: Conversation {
         let owner = SelectionOwner(
             connection: connection, selection: selection, content: ItemOffer.content(for: items), configuration: configuration)
         try owner.acquire()
-        owned[selection]?.owner.supersede()
+        if let previous = owned[selection]?.owner {
+            previous.supersede()
+            retire(previous)
+        }
         owned[selection] = OwnedSelection(owner: owner, items: items)
         try connection.events.dispatchReceived(roundTrip: false)
     }
@@ -94,10 +103,16 @@ final class DisplaySession: Conversation {
     func clear(_ selection: XAtom) throws(PasteboardError) {
         if ownsSelection(selection), let owner = owned[selection]?.owner {
             owner.relinquish()
+            retire(owner)
         } else if let time = try connection.clear(selection) {
             ownClearsInFlight[selection] = time
         }
         try connection.events.dispatchReceived(roundTrip: true)
+    }
+
+    /// Keeps an owner that lost its selection until its transfers end.
+    private func retire(_ owner: SelectionOwner) {
+        if !owner.isFinished { retired.append(owner) }
     }
 
     /// Whether this process owns `selection` now.

@@ -85,9 +85,15 @@ final class MultipleRead: Conversation {
     }
 
     private func takeAnswers() {
+        let atomPair = connection.atom("ATOM_PAIR")
         let pairs = connection.withProperty(on: connection.window, listProperty, delete: true) { header, bytes in
-            header.format == 32 ? PropertyFormat.items32(from: bytes) : []
-        } ?? []
+            header.format == 32 && (header.type == atomPair || header.type == .atom) ? PropertyFormat.items32(from: bytes) : nil
+        } ?? nil
+        guard let pairs else {
+            // Owners that do not know MULTIPLE (xclip) answer it as data: read target by target.
+            fail(PasteboardError(.targetNotOffered, "the owner of the selection answered MULTIPLE with no ATOM_PAIR list"), reusable: true)
+            return
+        }
         connection.releaseConversionProperty(listProperty, reusable: true)
         for index in targets.indices {
             // The owner names the property it used; None means that pair failed.
@@ -115,6 +121,8 @@ final class MultipleRead: Conversation {
     private func fail(_ error: PasteboardError, reusable: Bool) {
         failure = error
         connection.releaseConversionProperty(listProperty, reusable: reusable)
+        // Any data the owner wrote is ours to clear before the properties are used again.
+        if reusable { for property in properties { connection.deleteProperty(on: connection.window, property) } }
         for property in properties { connection.releaseConversionProperty(property, reusable: reusable) }
     }
 }

@@ -22,10 +22,18 @@ extension Conversation {
 /// once (the requestor must not wait for a timeout), and any other event that belongs to no
 /// conversation is counted in `unclaimedEventCount`.
 ///
+/// Conversations are held weakly: whoever started one keeps it (a reader while it waits, the
+/// pasteboard session its owners), and they hold the connection, which holds this.
+///
 /// - Warning: confined to the connection's thread, like the connection.
 public final class EventDispatcher {
+    private struct Entry {
+        weak var conversation: (any Conversation)?
+    }
+
     unowned let connection: XConnection
-    private var conversations: [any Conversation] = []
+    private var entries: [Entry] = []
+    private var conversations: [any Conversation] { entries.compactMap(\.conversation) }
     /// Events that belonged to no conversation (late answers to abandoned conversions, the
     /// PropertyNotify of a property we deleted ourselves): counted, so a test can tell a quiet
     /// loop from one that loses events.
@@ -37,17 +45,12 @@ public final class EventDispatcher {
 
     /// Adds a conversation; it gets events until it is finished.
     func register(_ conversation: any Conversation) {
-        if !conversations.contains(where: { $0 === conversation }) { conversations.append(conversation) }
+        if !entries.contains(where: { $0.conversation === conversation }) { entries.append(Entry(conversation: conversation)) }
     }
 
     /// Removes a conversation before it is finished.
     func unregister(_ conversation: any Conversation) {
-        conversations.removeAll { $0 === conversation }
-    }
-
-    /// Drops every conversation: the connection is gone, and they hold it.
-    func removeAll() {
-        conversations.removeAll()
+        entries.removeAll { $0.conversation === conversation }
     }
 
     /// Whether a registered conversation matches `predicate` (the hand-off asks whether any
@@ -90,7 +93,7 @@ public final class EventDispatcher {
         for conversation in conversations where !conversation.isFinished {
             next = next.earlier(conversation.runDueWork())
         }
-        conversations.removeAll { $0.isFinished }
+        entries.removeAll { $0.conversation?.isFinished ?? true }
         return next
     }
 

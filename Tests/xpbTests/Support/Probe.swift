@@ -13,6 +13,8 @@ import XTestSupport
 ///     probe incr SEL TARGET steal     after the first chunk take SEL away from its owner, then read
 ///                                     on; prints "received N fnv H" (FNV-1a 64 of the bytes)
 ///     probe incr SEL TARGET stall     after the first chunk hold still for 2 s, then exit
+///     probe silent SEL SECONDS        take SEL, print "owned", then answer nothing (never read an
+///                                     event) for SECONDS and exit: a hung owner
 ///     probe reuse SEL BIG SMALL       start BIG (INCR) into a property, then convert SMALL into the
 ///                                     same one; prints "small HEX" and, 300 ms later, "after absent"
 ///                                     (or what the owner still wrote there)
@@ -355,6 +357,16 @@ int main(int argc, char **argv) {
         print_property(p1, "XPB_PROBE_P1");
         print_property(p2, "XPB_PROBE_P2");
         print_property(p3, "XPB_PROBE_P3");
+    } else if (!strcmp(mode, "silent") && argc == 4) {
+        Atom sel = atom(argv[2]);
+        XChangeProperty(dpy, win, atom("XPB_PROBE_TIME"), XA_STRING, 8, PropModeAppend, (unsigned char *)"", 0);
+        XEvent ev;
+        if (!wait_event(PropertyNotify, &ev, 5000)) { printf("timeout\n"); return 3; }
+        XSetSelectionOwner(dpy, sel, win, ev.xproperty.time);
+        if (XGetSelectionOwner(dpy, sel) != win) { printf("refused\n"); return 2; }
+        printf("owned\n");
+        fflush(stdout);
+        sleep((unsigned)atoi(argv[3]));
     } else if (!strcmp(mode, "reuse") && argc == 5) {
         return reuse_requestor(atom(argv[2]), atom(argv[3]), atom(argv[4]));
     } else if (!strcmp(mode, "incr") && argc == 5) {

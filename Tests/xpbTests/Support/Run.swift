@@ -91,6 +91,13 @@ final class Spawned: @unchecked Sendable {
 
     var isRunning: Bool { process.isRunning }
 
+    /// What the command wrote to stdout so far.
+    var stdoutText: String { process.stdoutText }
+
+    /// Waits until the command sleeps in poll with no CPU use (it has set itself up).
+    @discardableResult
+    func waitUntilIdle() async -> Bool { await process.waitUntilIdle() }
+
     /// The live processes of this command (the command itself and whatever it forked), whose
     /// executable is named `name` when given.
     func commandPIDs(named name: String? = nil) -> [pid_t] {

@@ -1,0 +1,126 @@
+import Foundation
+import Testing
+import UniformTypes
+@testable import X11Pasteboard
+import XTestSupport
+
+/// One connection, many conversations: serving while reading from an owner that never
+/// answers, several targets in one round trip, and a loop that fails instead of spinning.
+@Suite(.serialized, .timeLimit(.minutes(2))) struct EventLoopTests {
+    static let fixture = Result { try XFixture() }
+    let x: XFixture
+
+    init() throws {
+        x = try Self.fixture.get()
+    }
+
+    /// A client that takes `selection` and then reads no event at all: every request to it
+    /// goes unanswered until it is closed.
+    private func silentOwner(of selection: String) throws -> XConnection {
+        let silent = try XConnection(displayName: x.display)
+        let atom = silent.atom(selection)
+        silent.setOwner(of: atom, to: silent.window, time: try silent.serverTime())
+        #expect(silent.owner(of: atom) == silent.window)
+        return silent
+    }
+
+    @Test func primaryIsServedWhileCLIPBOARDIsReadFromASilentOwner() async throws {
+        let primary = x.pasteboard(.primary)
+        primary.string = "served meanwhile"
+        let silent = try silentOwner(of: "CLIPBOARD")
+        defer { withExtendedLifetime(silent) {} }
+        let clipboard = x.pasteboard(.general)
+        let started = ContinuousClock.now
+        // The engine waits up to 5 s for the silent owner's TARGETS.
+        let reading = Task { try await clipboard.async.string }
+        try await Task.sleep(for: .milliseconds(100))
+        var latencies: [Duration] = []
+        for _ in 0..<8 {
+            let before = ContinuousClock.now
+            let (status, data) = try await x.xclipPaste(selection: "primary")
+            latencies.append(ContinuousClock.now - before)
+            #expect(status == 0 && data == Data("served meanwhile".utf8))
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(ContinuousClock.now - started < .seconds(5), "the pastes must happen while the read waits")
+        let sorted = latencies.sorted()
+        print("PRIMARY pastes during a blocked read: median \(sorted[sorted.count / 2]), max \(sorted.last!)")
+        // xclip's own start-up is most of it; a loop blocked by the read would take 5 s.
+        #expect(sorted[sorted.count / 2] < .milliseconds(100), "\(latencies)")
+        #expect(sorted.last! < .seconds(1), "\(latencies)")
+        await #expect(throws: PasteboardError.self) { try await reading.value }
+    }
+
+    @Test func severalTargetsInOneRoundTripThroughMULTIPLE() throws {
+        let name = Pasteboard.Name("XPB_MULTIPLE_TEST")
+        let owner = x.pasteboard(name)
+        owner.setItems([[UTType.html.identifier: "<b>bold</b>", UTType.utf8PlainText.identifier: "bold"]])
+        let connection = try XConnection(displayName: x.display)
+        let reader = SelectionReader(connection: connection)
+        let selection = connection.atom(name.rawValue)
+        let offer = try reader.offer(of: selection)
+        #expect(offer.supportsMultiple)
+        let targets = connection.atoms(["text/html", "UTF8_STRING", "XPB_NOT_OFFERED", "STRING"])
+        let results = try reader.read(selection, targets: targets, viaMultiple: true)
+        let bytes = results.map { try? $0.get().bytes }
+        #expect(bytes[0] == Array("<b>bold</b>".utf8))
+        #expect(bytes[1] == Array("bold".utf8))
+        #expect(bytes[2] == nil, "a target the owner refuses fails alone")
+        #expect(bytes[3] == Array("bold".utf8))
+
+        // What MULTIPLE saves: one request instead of one per target.
+        let rounds = 40
+        let textTargets = connection.atoms(["text/html", "UTF8_STRING", "STRING", "text/plain", "TEXT"])
+        func time(_ read: () throws -> Void) rethrows -> Duration {
+            let start = ContinuousClock.now
+            for _ in 0..<rounds { try read() }
+            return (ContinuousClock.now - start) / rounds
+        }
+        let multiple = try time { _ = try reader.read(selection, targets: textTargets, viaMultiple: true) }
+        let sideBySide = try time { _ = try reader.read(selection, targets: textTargets, viaMultiple: false) }
+        let oneByOne = try time { for target in textTargets { _ = try reader.read(selection, as: target) } }
+        print("5 targets: MULTIPLE \(multiple), side by side \(sideBySide), one at a time \(oneByOne)")
+    }
+
+    @Test func anOwnerWithoutMULTIPLEIsReadTargetByTarget() async throws {
+        let owner = try await x.xclipCopy(Data("plain".utf8), selection: "secondary", on: x.pasteboard(.secondary))
+        defer { owner.terminate() }
+        let connection = try XConnection(displayName: x.display)
+        let reader = SelectionReader(connection: connection)
+        let selection = connection.atom("SECONDARY")
+        let results = try reader.read(selection, targets: connection.atoms(["UTF8_STRING", "TARGETS"]), viaMultiple: true)
+        #expect((try? results[0].get().bytes) == Array("plain".utf8))
+        #expect((try? results[1].get()) != nil)
+    }
+
+    @Test func anInvalidDescriptorFailsTheLoopInsteadOfSpinning() throws {
+        let connection = try XConnection(displayName: x.display)
+        // Far above anything open: poll reports POLLNVAL for it at once, every time.
+        connection.wakeDescriptor = 999_999
+        let start = ContinuousClock.now
+        #expect(throws: PasteboardError.self) {
+            try connection.events.pump(until: { false }, deadline: .after(.seconds(3)))
+        }
+        #expect(ContinuousClock.now - start < .seconds(1))
+    }
+
+    @Test func aLateAnswerIsCountedNotTakenForTheNextOne() throws {
+        let silent = try silentOwner(of: "XPB_LATE")
+        let connection = try XConnection(displayName: x.display)
+        let reader = SelectionReader(connection: connection, timeout: .milliseconds(200))
+        let selection = connection.atom("XPB_LATE")
+        #expect(throws: PasteboardError.self) { try reader.read(selection, as: connection.atom("UTF8_STRING")) }
+        // The silent owner wakes up and answers the abandoned conversion; nobody claims it.
+        let before = connection.events.unclaimedEventCount
+        silent.sendSelectionNotify(
+            to: connection.window, selection: selection, target: connection.atom("UTF8_STRING"),
+            property: connection.atom(ConversionProperties.name(0)), time: .current)
+        silent.flush()
+        let deadline = ContinuousClock.now.advanced(by: .seconds(2))
+        while connection.events.unclaimedEventCount == before, ContinuousClock.now < deadline {
+            try connection.events.dispatchReceived(roundTrip: true)
+            usleep(10_000)
+        }
+        #expect(connection.events.unclaimedEventCount > before)
+    }
+}
