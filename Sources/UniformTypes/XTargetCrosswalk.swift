@@ -58,7 +58,7 @@ public enum XTargetCrosswalk {
 
     /// A dynamic type travels under the tag it was made from (a MIME type or an atom name), else
     /// under its own identifier, which only another xpb understands; nil for declared types.
-    private static func dynamicTargets(of type: UTType) -> [String]? {
+    static func dynamicTargets(of type: UTType) -> [String]? {
         guard case .dynamic(let payload, _) = type.kind else { return nil }
         if payload.tagClass == UTTagClass.mimeType.rawValue || payload.tagClass == UTTagClass.xAtom.rawValue {
             return [payload.tag]
@@ -131,137 +131,26 @@ public enum XTargetCrosswalk {
         return nil
     }
 
-    // MARK: - Bytes
-
-    /// The bytes, reply type and property format to serve when a requestor asks for `target` and
-    /// the representation is `data` of `type`; nil when this pair does not convert (including text
-    /// targets for data that is not valid UTF-8: binary is never served as text).
-    ///
-    /// Text as `STRING` becomes Latin-1 with `?` for the rest (LF line ends, no other controls);
-    /// `TEXT` replies `STRING` when the text fits Latin-1, else `UTF8_STRING` (Emacs' policy);
-    /// `COMPOUND_TEXT` only for Latin-1 text. MIME text targets reply with the target as type.
-    public static func encode(_ data: [UInt8], of type: UTType, asTarget target: String) -> (bytes: [UInt8], replyType: String, format: Int)? {
-        switch type {
-        case .url, .fileURL:
-            let uris = URIList.entries(String(decoding: data, as: UTF8.self))
-            guard TextEncoding.isValidUTF8(data), !uris.isEmpty else { return nil }
-            switch target {
-            case "text/uri-list": return (URIList.serialize(uris), target, 8)
-            case "text/x-moz-url": return (MozURL.serialize(uris.map { MozURL(url: $0, title: $0) }), target, 8)
-            case "_NETSCAPE_URL": return (MozURL.serializeNetscape([MozURL(url: uris[0], title: uris[0])]), target, 8)
-            case "x-special/gnome-copied-files" where type == .fileURL:
-                return (GnomeCopiedFiles(operation: .copy, uris: uris).serialized(), target, 8)
-            default:
-                let text = type == .fileURL ? uris.map { FileURL.path(fromURI: $0) ?? $0 } : uris
-                return encodeText(Array(text.joined(separator: "\n").utf8), asTarget: target)
-            }
-        case .x11Color:
-            guard data.count == 8, target == "application/x-color" else { return nil }
-            return (data, target, 16)
-        case .concealed:
-            guard target == "x-kde-passwordManagerHint" else { return nil }
-            return (Array("secret".utf8), target, 8)
-        case .x11Pixmap:
-            guard target == "PIXMAP", data.count == 4 else { return nil }
-            return (data, "PIXMAP", 32)
-        default:
-            break
-        }
-        if isTextRoot(type) {
-            return canonicalUTF8(data, of: type).flatMap { encodeText($0, asTarget: target) }
-        }
-        if matches(target, offeredTargets(for: type)) && !textOfferTargets.contains(target) {
-            return (data, target, 8)
-        }
-        if type.conforms(to: .plainText), TextEncoding.isValidUTF8(data) { return encodeText(data, asTarget: target) }
-        return nil
-    }
-
-    /// Converts what an owner sent for `target` (with property type `replyType`) into the
-    /// canonical bytes of `type`.
-    ///
-    /// Text: decoded by the reply type when it names an encoding (`UTF8_STRING`, `STRING`,
-    /// `COMPOUND_TEXT`, `C_STRING`), else by the target; `TEXT`/`C_STRING`/uncharsetted `text/*`
-    /// is UTF-8 when valid, else Latin-1; UTF-16 honours a BOM. One trailing NUL is dropped, and
-    /// `text/plain*` line ends become LF. Invalid UTF-8 under a UTF-8 target is repaired with U+FFFD
-    /// rather than refused. URLs: the first URI of `text/uri-list`, the URL of `text/x-moz-url` or
-    /// `_NETSCAPE_URL`; file URLs: the first `file:` URI of `x-special/gnome-copied-files` or
-    /// `text/uri-list`. Throws `ConversionError` for malformed data or an impossible pair.
-    public static func decode(_ bytes: [UInt8], target: String, replyType: String, to type: UTType) throws -> [UInt8] {
-        switch type {
-        case .url:
-            return Array(try decodeURIs(bytes, target: target, replyType: replyType)[0].utf8)
-        case .fileURL:
-            let uris = try decodeURIs(bytes, target: target, replyType: replyType)
-            guard let first = uris.first(where: { FileURL.pathBytes(fromURI: $0) != nil }) else {
-                throw ConversionError.malformed(format: target, reason: "no file: URI")
-            }
-            return Array(first.utf8)
-        case .html:
-            guard MIMEType.parse(target)?.essence == "text/html" else { break }
-            return decodeHTML(bytes)
-        case .x11Color:
-            guard target == "application/x-color" else { break }
-            return try RGBA16Color(bytes: bytes).bytes
-        default:
-            break
-        }
-        if isTextRoot(type) {
-            let utf8 = try decodeText(bytes, target: target, replyType: replyType, for: type)
-            switch type {
-            case .utf16PlainText: return TextEncoding.utf8ToUTF16(utf8, order: .littleEndian)
-            case .utf16ExternalPlainText: return TextEncoding.utf8ToUTF16(utf8, order: .bigEndian, byteOrderMark: true)
-            default: return utf8
-            }
-        }
-        if matches(target, readTargets(for: type)) || XTargetCrosswalk.type(forTarget: target) == type { return bytes }
-        if type.conforms(to: .plainText), isTextTarget(target) {
-            return try decodeText(bytes, target: target, replyType: replyType, for: type)
-        }
-        throw ConversionError.notConvertible(target: target, type: type.identifier)
-    }
-
-    /// Every URI a URL-carrying target holds, in order (for `xpb paste --files` and multi-item
-    /// pastes; `decode` returns only the first). Text targets count when their text is one URI
-    /// per line.
-    public static func decodeURIs(_ bytes: [UInt8], target: String, replyType: String) throws -> [String] {
-        let uris: [String]
-        switch target {
-        case "x-special/gnome-copied-files": uris = try GnomeCopiedFiles.parse(bytes).uris
-        case "text/uri-list": uris = try URIList.parse(bytes)
-        case "text/x-moz-url": uris = try MozURL.parse(bytes).map(\.url)
-        case "_NETSCAPE_URL": uris = try MozURL.parseNetscape(bytes).map(\.url)
-        default:
-            guard isTextTarget(target) else {
-                throw ConversionError.notConvertible(target: target, type: UTType.url.identifier)
-            }
-            let text = try decodeText(bytes, target: target, replyType: replyType, for: .utf8PlainText)
-            uris = try URIList.parse(text)
-        }
-        guard !uris.isEmpty else { throw ConversionError.malformed(format: target, reason: "no URI") }
-        return uris
-    }
-
     // MARK: - Helpers
 
     static func isTextRoot(_ type: UTType) -> Bool {
         type == .plainText || type == .utf8PlainText || type == .utf16PlainText || type == .utf16ExternalPlainText
     }
 
-    private static func isTextTarget(_ target: String) -> Bool {
+    static func isTextTarget(_ target: String) -> Bool {
         if ["UTF8_STRING", "STRING", "TEXT", "COMPOUND_TEXT", "C_STRING", "ISO10646-1"].contains(target) { return true }
         guard target.contains("/"), let type = UTType(tag: target, tagClass: .mimeType, conformingTo: nil) else { return false }
         return type.conforms(to: .plainText)
     }
 
-    private static func matches(_ target: String, _ candidates: [String]) -> Bool {
+    static func matches(_ target: String, _ candidates: [String]) -> Bool {
         if candidates.contains(target) { return true }
         guard let key = MIMEType.lookupKey(target) else { return false }
         return candidates.contains { MIMEType.lookupKey($0) == key }
     }
 
     /// The UTF-8 text of a text representation, or nil when it is not text.
-    private static func canonicalUTF8(_ data: [UInt8], of type: UTType) -> [UInt8]? {
+    static func canonicalUTF8(_ data: [UInt8], of type: UTType) -> [UInt8]? {
         switch type {
         case .utf16PlainText: return TextEncoding.utf16ToUTF8(data, defaultOrder: .littleEndian)
         case .utf16ExternalPlainText: return TextEncoding.utf16ToUTF8(data, defaultOrder: .bigEndian)
@@ -269,7 +158,7 @@ public enum XTargetCrosswalk {
         }
     }
 
-    private static func encodeText(_ utf8: [UInt8], asTarget target: String) -> (bytes: [UInt8], replyType: String, format: Int)? {
+    static func encodeText(_ utf8: [UInt8], asTarget target: String) -> (bytes: [UInt8], replyType: String, format: Int)? {
         switch target {
         case "UTF8_STRING", "C_STRING": return (utf8, target, 8)
         case "STRING": return (latin1(utf8), "STRING", 8)
@@ -291,13 +180,13 @@ public enum XTargetCrosswalk {
     }
 
     /// ICCCM `STRING`: Latin-1, LF line ends, no controls but TAB and LF, `?` for the rest.
-    private static func latin1(_ utf8: [UInt8]) -> [UInt8] {
+    static func latin1(_ utf8: [UInt8]) -> [UInt8] {
         TextEncoding.utf8ToICCCMString(utf8)
     }
 
-    private enum Encoding { case utf8, latin1, compound, utf16, guess }
+    enum Encoding { case utf8, latin1, compound, utf16, guess }
 
-    private static func encoding(of name: String) -> Encoding? {
+    static func encoding(of name: String) -> Encoding? {
         switch name {
         case "UTF8_STRING": return .utf8
         case "STRING": return .latin1
@@ -315,7 +204,7 @@ public enum XTargetCrosswalk {
         }
     }
 
-    private static func decodeText(_ bytes: [UInt8], target: String, replyType: String, for type: UTType) throws -> [UInt8] {
+    static func decodeText(_ bytes: [UInt8], target: String, replyType: String, for type: UTType) throws -> [UInt8] {
         // The reply type names the encoding when it is one of the ICCCM encodings (TEXT's whole
         // point); otherwise the target does.
         let byReply: Encoding? = ["UTF8_STRING", "STRING", "COMPOUND_TEXT", "C_STRING"].contains(replyType) ? encoding(of: replyType) : nil
@@ -343,7 +232,7 @@ public enum XTargetCrosswalk {
 
     /// UTF-16 (BOM, or a zero in the first two bytes: old Firefox, Chromium drag and drop) becomes
     /// UTF-8; the browsers' meta prefix and a trailing NUL go.
-    private static func decodeHTML(_ bytes: [UInt8]) -> [UInt8] {
+    static func decodeHTML(_ bytes: [UInt8]) -> [UInt8] {
         var html = bytes
         if TextEncoding.utf16ByteOrderMark(html) != nil {
             html = TextEncoding.utf16ToUTF8(html)

@@ -11,7 +11,8 @@ extension XPB {
             discussion: """
                 Without -t, text is printed as UTF-8 (converted from Latin-1 STRING or TEXT when that \
                 is all the owner has); with no text on offer, the owner's first data target is \
-                written as it is. -t picks a type by UTI, MIME type, X target or .ext. Exits 1 with \
+                written as it is. -t picks a type by UTI, MIME type, X target or .ext; a parent type \
+                (public.image, public.text) takes the owner's first type that conforms to it. Exits 1 with \
                 a message when nothing owns the selection or the type is not offered.
 
                 Examples:
@@ -19,6 +20,7 @@ extension XPB {
                   xpb paste -p                      (PRIMARY)
                   xpb paste -t text/html
                   xpb paste -t .png > image.png
+                  xpb paste -t public.image > image     (whatever image is offered)
                   xpb paste -t UTF8_STRING --timeout 1
                 """
         )

@@ -1,4 +1,5 @@
 import Glibc
+import CSystemShims
 import SystemPackage
 
 /// A POSIX thread running one closure to its end.
@@ -23,12 +24,10 @@ enum EngineThread {
         pthread_detach(thread)
     }
 
-    /// Names the calling thread ("xpb :0") so that top, ps and the tests can tell it apart
-    /// (pthread_setname_np is not visible from Swift's Glibc module; the thread's comm file is
-    /// the same thing). Linux keeps 15 bytes.
+    /// Names the calling thread ("xpb :0") so that top, ps and the tests can tell it apart.
+    /// Linux keeps 15 bytes.
     static func nameCurrent(_ name: String) {
-        guard let comm = try? FileDescriptor.open("/proc/thread-self/comm", .writeOnly, options: .closeOnExec) else { return }
-        _ = try? comm.closeAfter { try comm.writeAll(name.utf8.prefix(15)) }
+        _ = pthread_setname_np(pthread_self(), String(name.utf8.prefix(15))!)
     }
 }
 
