@@ -28,8 +28,8 @@ extension XTargetCrosswalk {
             guard data.count == 8, target == "application/x-color" else { return nil }
             return (data, target, 16)
         case .concealed:
-            guard target == "x-kde-passwordManagerHint" else { return nil }
-            return (Array("secret".utf8), target, 8)
+            guard target == ConcealedContent.hintTarget else { return nil }
+            return (Array(ConcealedContent.hintValue.utf8), target, 8)
         case .x11Pixmap:
             guard target == "PIXMAP", data.count == 4 else { return nil }
             return (data, "PIXMAP", 32)

@@ -46,7 +46,7 @@ struct StoredItem: Sendable, Hashable {
     init(_ representations: [Representation], metadata: Pasteboard.ItemMetadata = .init()) {
         self.representations = representations
         self.metadata = metadata
-        if representations.contains(where: { $0.type == .concealed }) { self.metadata.isSensitive = true }
+        if ConcealedContent.marks(representations.map(\.type)) { self.metadata.isSensitive = true }
     }
 
     var types: [UTType] { representations.map(\.type) }

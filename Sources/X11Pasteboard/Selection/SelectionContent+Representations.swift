@@ -2,7 +2,7 @@ public import UniformTypes
 
 extension SelectionContent {
     /// The X target that marks content as a secret for clipboard managers and history tools.
-    public static let passwordManagerHintTarget = "x-kde-passwordManagerHint"
+    public static let passwordManagerHintTarget = ConcealedContent.hintTarget
 
     /// Representations up to this size are converted to every target up front.
     static let eagerConversionLimit = 1 << 20
@@ -37,7 +37,7 @@ extension SelectionContent {
         }
         if isSensitive {
             let hint = Self.passwordManagerHintTarget
-            entries.append(Entry(target: hint, value: ServedValue(bytes: Array("secret".utf8), type: hint)))
+            entries.append(Entry(target: hint, value: ServedValue(bytes: Array(ConcealedContent.hintValue.utf8), type: hint)))
         }
         self.init(entries: entries, isSensitive: isSensitive)
     }
