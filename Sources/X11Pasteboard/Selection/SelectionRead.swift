@@ -30,34 +30,38 @@ final class SelectionRead: Conversation {
     var isFinished: Bool { result != nil }
 
     /// Prepares a conversion of `selection` to `target`; `start()` sends it.
-    init(
+    convenience init(
         connection: XConnection, selection: XAtom, target: XAtom, timeout: Duration,
         into sink: @escaping (UnsafeRawBufferPointer) throws -> Void
     ) {
-        self.connection = connection
-        self.selection = selection
-        self.target = target
-        self.property = connection.takeConversionProperty()
-        self.timeout = timeout
-        self.sink = sink
-        self.deadline = .after(timeout)
-        self.ownsProperty = true
+        self.init(
+            connection: connection, selection: selection, target: target, property: connection.takeConversionProperty(),
+            ownsProperty: true, timeout: timeout, sink: sink)
     }
 
     /// A conversion whose answer already arrived in `property` (one pair of a MULTIPLE reply);
     /// `takeAnswer()` reads it.
-    init(
+    convenience init(
         connection: XConnection, selection: XAtom, target: XAtom, answeredIn property: XAtom, timeout: Duration,
         into sink: @escaping (UnsafeRawBufferPointer) throws -> Void
+    ) {
+        self.init(
+            connection: connection, selection: selection, target: target, property: property, ownsProperty: false,
+            timeout: timeout, sink: sink)
+    }
+
+    private init(
+        connection: XConnection, selection: XAtom, target: XAtom, property: XAtom, ownsProperty: Bool, timeout: Duration,
+        sink: @escaping (UnsafeRawBufferPointer) throws -> Void
     ) {
         self.connection = connection
         self.selection = selection
         self.target = target
         self.property = property
+        self.ownsProperty = ownsProperty
         self.timeout = timeout
         self.sink = sink
         self.deadline = .after(timeout)
-        self.ownsProperty = false
     }
 
     /// Sends the ConvertSelection and joins the connection's loop.
