@@ -16,9 +16,6 @@ public struct TargetOffer: Sendable {
     /// The owner's targets in its order, without the protocol targets (`TARGETS`, `MULTIPLE`…)
     /// or repeats.
     public let targets: [String]
-    /// One target per type, in the owner's order; every text target counts as UTF-8 text (the
-    /// reader converts), and xpb's private items target is not a type of the first item.
-    public let candidates: [Candidate]
     /// Whether the owner answers `MULTIPLE`, so several targets can be read in one round trip.
     public let supportsMultiple: Bool
 
@@ -31,13 +28,19 @@ public struct TargetOffer: Sendable {
         }
         targets = kept
         supportsMultiple = names.contains("MULTIPLE")
+    }
+
+    /// One target per type, in the owner's order; every text target counts as UTF-8 text (the
+    /// reader converts), and xpb's private items target is not a type of the first item.
+    /// Worked out when asked: a plain text paste never loads the type table.
+    public var candidates: [Candidate] {
         var candidates: [Candidate] = []
-        for target in kept where target != Self.itemArchiveTarget {
+        for target in targets where target != Self.itemArchiveTarget {
             guard var type = Self.type(forTarget: target) else { continue }
             if type == .plainText || type == .utf8PlainText || type == .utf16PlainText { type = .utf8PlainText }
             if !candidates.contains(where: { $0.type == type }) { candidates.append(Candidate(type: type, target: target)) }
         }
-        self.candidates = candidates
+        return candidates
     }
 
     /// The types on offer, one per type, in the owner's order.
@@ -83,13 +86,13 @@ public struct TargetOffer: Sendable {
     /// first data target as it is. Nil when nothing is offered.
     public func defaultPlan() -> ReadPlan? {
         if let text = XTargetCrosswalk.textReadTargets.first(where: targets.contains) {
-            return ReadPlan(target: text, type: .utf8PlainText)
+            return ReadPlan(target: text, kind: .utf8Text)
         }
         // Text under another spelling (`text/plain;charset=UTF-8`): the translator decides.
         if let text = XTargetCrosswalk.bestTarget(for: .utf8PlainText, among: targets) {
-            return ReadPlan(target: text, type: .utf8PlainText)
+            return ReadPlan(target: text, kind: .utf8Text)
         }
-        return targets.first.map { ReadPlan(target: $0, type: nil) }
+        return targets.first.map { ReadPlan(target: $0, kind: .asSent) }
     }
 
     /// The target of a file manager's copy (`x-special/gnome-copied-files` or
@@ -110,26 +113,59 @@ public struct TargetOffer: Sendable {
 
 /// How a read's bytes become the requested type.
 public struct ReadPlan: Sendable, Hashable {
+    /// What the bytes become, without naming a `UTType` where none is needed: the type table
+    /// is loaded on first use, and the everyday text paste must not pay for it.
+    enum Kind: Sendable, Hashable {
+        case asSent
+        case utf8Text
+        case type(UTType)
+    }
+
     /// The target to convert to.
     public var target: String
+    let kind: Kind
+
     /// The type the bytes are converted to; nil keeps them as the owner sent them.
-    public var type: UTType?
+    public var type: UTType? {
+        switch kind {
+        case .asSent: nil
+        case .utf8Text: .utf8PlainText
+        case .type(let type): type
+        }
+    }
 
     /// Reads `target`, converting its bytes to `type` (nil: as they come).
     public init(target: String, type: UTType?) {
         self.target = target
-        self.type = type
+        if type == .utf8PlainText {
+            kind = .utf8Text
+        } else {
+            kind = type.map(Kind.type) ?? .asSent
+        }
+    }
+
+    init(target: String, kind: Kind) {
+        self.target = target
+        self.kind = kind
     }
 
     /// Whether the translator hands the target's bytes over unchanged, so they can stream
     /// without being held whole: UTF-8 text targets for text, and data types it carries byte for
     /// byte. Text in other encodings, URLs, files and colours are converted.
     public var streams: Bool {
-        guard let type else { return true }
-        if type == .utf8PlainText || type == .plainText { return ["UTF8_STRING", "text/plain;charset=utf-8"].contains(target) }
-        if type.conforms(to: .text) || [.url, .fileURL, .x11Color].contains(type) { return false }
-        return XTargetCrosswalk.type(forTarget: target) == type
+        switch kind {
+        case .asSent:
+            return true
+        case .utf8Text:
+            return Self.utf8TextTargets.contains(target)
+        case .type(let type):
+            if type == .plainText { return Self.utf8TextTargets.contains(target) }
+            if type.conforms(to: .text) || [.url, .fileURL, .x11Color].contains(type) { return false }
+            return XTargetCrosswalk.type(forTarget: target) == type
+        }
     }
+
+    private static let utf8TextTargets = ["UTF8_STRING", "text/plain;charset=utf-8"]
 
     /// The bytes of the plan's type made from what the owner sent (`replyType` names the
     /// encoding of `TEXT`).

@@ -49,8 +49,8 @@ public final class XConnection {
     /// server. Off by default, so that a program using the library survives its X server and
     /// gets `.connectionLost` errors instead.
     public static var lossEndsProcess: Bool {
-        get { XErrorTrap.lossEndsProcess.load(ordering: .relaxed) }
-        set { XErrorTrap.lossEndsProcess.store(newValue, ordering: .relaxed) }
+        get { XErrorTrap.lossEndsProcess }
+        set { XErrorTrap.lossEndsProcess = newValue }
     }
 
     private static let threadsInitialised: Void = {

@@ -17,23 +17,27 @@ struct XProtocolError: Sendable, Hashable {
     static let badAlloc: UInt8 = 11
 }
 
-/// Set once the server of one connection is gone; shared with Xlib's exit handler, which may run
-/// on any thread.
-final class ConnectionLoss: Sendable {
-    private let lost = Atomic<Bool>(false)
-
+/// Set once the server of one connection is gone. Xlib calls the exit handler that sets it from
+/// the call that failed, on the connection's own thread, which is the only one that reads it.
+final class ConnectionLoss: @unchecked Sendable {
     /// Whether the connection broke.
-    var hasHappened: Bool { lost.load(ordering: .acquiring) }
+    private(set) var hasHappened = false
 
-    func record() { lost.store(true, ordering: .releasing) }
+    func record() { hasHappened = true }
 }
 
-/// Errors are collected here instead of letting Xlib's default handler print and exit: a requestor
-/// that vanished mid-transfer (BadWindow) must cost only its own transfer.
-private let pendingErrors = Mutex<[XProtocolError]>([])
+/// What the handlers share. One Mutex of plain values: every other generic instance of the
+/// Synchronization types costs the small paste its runtime metadata set-up.
+private struct TrapState {
+    /// Errors are collected here instead of letting Xlib's default handler print and exit: a
+    /// requestor that vanished mid-transfer (BadWindow) must cost only its own transfer.
+    var errors: [XProtocolError] = []
+    /// The displays this library opened: errors on any other display belong to the host.
+    var displays: [UInt] = []
+    var lossEndsProcess = false
+}
 
-/// The displays this library opened: errors on any other display belong to the host program.
-private let ownDisplays = Mutex<Set<UInt>>([])
+private let trapState = Mutex(TrapState())
 
 /// The handlers the host program had installed before ours, called for its own displays. Written
 /// once, before any display of ours exists, under `XErrorTrap.installed`'s one-time initialiser.
@@ -47,13 +51,16 @@ enum XErrorTrap {
     /// When true, a lost server ends the process with one line (`PROGRAM: lost the connection to
     /// the X server`) instead of failing the library's calls: for command-line tools, whose
     /// every step needs the server. Off by default: a library must not end its host.
-    static let lossEndsProcess = Atomic<Bool>(false)
+    static var lossEndsProcess: Bool {
+        get { trapState.withLock { $0.lossEndsProcess } }
+        set { trapState.withLock { $0.lossEndsProcess = newValue } }
+    }
 
     static let installed: Void = {
         hostErrorHandler = XSetErrorHandler { display, event in
             guard let event else { return 0 }
             let key = UInt(bitPattern: display)
-            guard ownDisplays.withLock({ $0.contains(key) }) else {
+            guard trapState.withLock({ $0.displays.contains(key) }) else {
                 return hostErrorHandler?(display, event) ?? 0
             }
             let error = XProtocolError(
@@ -64,20 +71,19 @@ enum XErrorTrap {
                 resourceID: event.pointee.resourceid,
                 serial: event.pointee.serial
             )
-            pendingErrors.withLock { errors in
+            trapState.withLock { state in
                 // Errors nobody asks for (a BadWindow from unwatching a window that just died)
                 // must not pile up in a server that runs for days.
-                if errors.count >= 256 { errors.removeFirst() }
-                errors.append(error)
+                if state.errors.count >= 256 { state.errors.removeFirst() }
+                state.errors.append(error)
             }
             return 0
         }
         // Xlib calls this first, then the display's exit handler (below), which by default exits.
         hostIOErrorHandler = XSetIOErrorHandler { display in
-            guard ownDisplays.withLock({ $0.contains(UInt(bitPattern: display)) }) else {
-                return hostIOErrorHandler?(display) ?? 0
-            }
-            if XErrorTrap.lossEndsProcess.load(ordering: .relaxed) { XErrorTrap.endProcess() }
+            let (ours, endsProcess) = trapState.withLock { ($0.displays.contains(UInt(bitPattern: display)), $0.lossEndsProcess) }
+            guard ours else { return hostIOErrorHandler?(display) ?? 0 }
+            if endsProcess { XErrorTrap.endProcess() }
             return 0
         }
     }()
@@ -87,7 +93,7 @@ enum XErrorTrap {
     /// Xlib's calls on it then return at once without talking to anyone.
     static func adopt(_ display: OpaquePointer, loss: ConnectionLoss) {
         _ = installed
-        ownDisplays.withLock { _ = $0.insert(UInt(bitPattern: display)) }
+        trapState.withLock { $0.displays.append(UInt(bitPattern: display)) }
         XSetIOErrorExitHandler(display, { _, context in
             guard let context else { return }
             Unmanaged<ConnectionLoss>.fromOpaque(context).takeUnretainedValue().record()
@@ -97,17 +103,19 @@ enum XErrorTrap {
     /// Forgets `display` before it is closed: its address may be reused for a host's display.
     static func release(_ display: OpaquePointer) {
         let key = UInt(bitPattern: display)
-        ownDisplays.withLock { _ = $0.remove(key) }
-        pendingErrors.withLock { $0.removeAll { $0.display == key } }
+        trapState.withLock { state in
+            state.displays.removeAll { $0 == key }
+            state.errors.removeAll { $0.display == key }
+        }
     }
 
     /// Removes and returns the errors reported on `display` that `wanted` picks; the others stay
     /// for whoever they concern (several owners and readers may share one connection).
     static func drain(display: UInt, where wanted: (XProtocolError) -> Bool) -> [XProtocolError] {
-        pendingErrors.withLock { errors in
-            guard errors.contains(where: { $0.display == display && wanted($0) }) else { return [] }
-            let taken = errors.filter { $0.display == display && wanted($0) }
-            errors.removeAll { $0.display == display && wanted($0) }
+        trapState.withLock { state in
+            guard state.errors.contains(where: { $0.display == display && wanted($0) }) else { return [] }
+            let taken = state.errors.filter { $0.display == display && wanted($0) }
+            state.errors.removeAll { $0.display == display && wanted($0) }
             return taken
         }
     }
