@@ -61,6 +61,12 @@ import XTestSupport
         let offer = try reader.offer(of: selection)
         #expect(offer.supportsMultiple)
         let targets = connection.atoms(["text/html", "UTF8_STRING", "XPB_NOT_OFFERED", "STRING"])
+        // The MULTIPLE conversation itself, so that a silent fall-back cannot pass for it.
+        let multiple = MultipleRead(connection: connection, selection: selection, targets: targets, timeout: .seconds(5))
+        multiple.start()
+        try connection.events.pump(until: { multiple.isFinished }, deadline: .after(.seconds(5)))
+        #expect(multiple.failure == nil, "the owner must answer MULTIPLE itself")
+        #expect(multiple.results?.count == 4)
         let results = try reader.read(selection, targets: targets, viaMultiple: true)
         let bytes = results.map { try? $0.get().bytes }
         #expect(bytes[0] == Array("<b>bold</b>".utf8))
@@ -76,10 +82,10 @@ import XTestSupport
             for _ in 0..<rounds { try read() }
             return (ContinuousClock.now - start) / rounds
         }
-        let multiple = try time { _ = try reader.read(selection, targets: textTargets, viaMultiple: true) }
+        let viaMultiple = try time { _ = try reader.read(selection, targets: textTargets, viaMultiple: true) }
         let sideBySide = try time { _ = try reader.read(selection, targets: textTargets, viaMultiple: false) }
         let oneByOne = try time { for target in textTargets { _ = try reader.read(selection, as: target) } }
-        print("5 targets: MULTIPLE \(multiple), side by side \(sideBySide), one at a time \(oneByOne)")
+        print("5 targets: MULTIPLE \(viaMultiple), side by side \(sideBySide), one at a time \(oneByOne)")
     }
 
     @Test func anOwnerWithoutMULTIPLEIsReadTargetByTarget() async throws {
@@ -91,6 +97,29 @@ import XTestSupport
         let results = try reader.read(selection, targets: connection.atoms(["UTF8_STRING", "TARGETS"]), viaMultiple: true)
         #expect((try? results[0].get().bytes) == Array("plain".utf8))
         #expect((try? results[1].get()) != nil)
+    }
+
+    @Test func twoOwnersServeOneRequestorAtOnceThroughINCR() throws {
+        let clipboard = x.pasteboard(.general)
+        let primary = x.pasteboard(.primary)
+        let small = Data((0..<(5 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        let large = Data((0..<(12 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 13) })
+        clipboard.setData(small, forPasteboardType: "application/octet-stream")
+        primary.setData(large, forPasteboardType: "application/octet-stream")
+        let connection = try XConnection(displayName: x.display)
+        let target = connection.atom("application/octet-stream")
+        var received = [Data(), Data()]
+        // Both transfers go to one window: when the first ends, the second must go on.
+        let reads = [connection.atom("CLIPBOARD"), connection.atom("PRIMARY")].enumerated().map { index, selection in
+            SelectionRead(connection: connection, selection: selection, target: target, timeout: .seconds(5)) {
+                received[index].append(contentsOf: $0)
+            }
+        }
+        reads.forEach { $0.start() }
+        try connection.events.pump(until: { reads.allSatisfy(\.isFinished) }, deadline: .after(.seconds(20)))
+        for read in reads { #expect(throws: Never.self) { try read.result?.get() } }
+        #expect(received[0] == small)
+        #expect(received[1] == large)
     }
 
     @Test func anInvalidDescriptorFailsTheLoopInsteadOfSpinning() throws {

@@ -86,6 +86,28 @@ import Testing
     }
 }
 
+/// Conversions land in properties of their own; an abandoned one is never handed out again,
+/// so a late answer to it cannot pass for a later conversion's.
+@Suite struct ConversionPropertiesTests {
+    @Test func aCleanPropertyIsReusedAnAbandonedOneNever() {
+        var pool = ConversionProperties()
+        var interned: [String] = []
+        let intern = { (name: String) -> XAtom in
+            interned.append(name)
+            return XAtom(rawValue: UInt(interned.count))
+        }
+        let first = pool.take(interning: intern)
+        let second = pool.take(interning: intern)
+        #expect(first != second, "two conversions in flight never share a property")
+        pool.release(first, reusable: true)
+        #expect(pool.take(interning: intern) == first)
+        pool.release(second, reusable: false)
+        let third = pool.take(interning: intern)
+        #expect(third != second && third != first)
+        #expect(interned == ["_XPB_SELECTION_0", "_XPB_SELECTION_1", "_XPB_SELECTION_2"])
+    }
+}
+
 @Suite struct DeadlineTests {
     @Test func neverHasNoTimeout() {
         #expect(Deadline.never.pollTimeout == -1)

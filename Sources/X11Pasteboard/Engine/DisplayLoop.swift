@@ -105,8 +105,13 @@ final class DisplayLoop: Sendable {
         for job in pending { job(session) }
         hub.finishAll()
         confinedSession = nil
+        // Both ends of the wake-up pipe stay open until the loop is gone: a caller that queued
+        // a job just before the end still writes its byte, which must not raise SIGPIPE.
+    }
+
+    deinit {
         try? wakeRead.close()
-        // The write end stays open: a late caller's wake-up byte must not raise SIGPIPE.
+        try? wakeWrite.close()
     }
 
     private func takeJobs() -> [Job] {

@@ -91,7 +91,9 @@ final class MultipleRead: Conversation {
         } ?? nil
         guard let pairs else {
             // Owners that do not know MULTIPLE (xclip) answer it as data: read target by target.
-            fail(PasteboardError(.targetNotOffered, "the owner of the selection answered MULTIPLE with no ATOM_PAIR list"), reusable: true)
+            // What it may have written into the pair properties (an INCR start, even) is not
+            // ours to trust, so they are not used again.
+            fail(PasteboardError(.targetNotOffered, "the owner of the selection answered MULTIPLE with no ATOM_PAIR list"), reusable: false)
             return
         }
         connection.releaseConversionProperty(listProperty, reusable: true)
@@ -121,8 +123,6 @@ final class MultipleRead: Conversation {
     private func fail(_ error: PasteboardError, reusable: Bool) {
         failure = error
         connection.releaseConversionProperty(listProperty, reusable: reusable)
-        // Any data the owner wrote is ours to clear before the properties are used again.
-        if reusable { for property in properties { connection.deleteProperty(on: connection.window, property) } }
         for property in properties { connection.releaseConversionProperty(property, reusable: reusable) }
     }
 }

@@ -37,25 +37,13 @@ extension SelectionOwner {
     }
 
     /// PropertyChangeMask on the requestor tells us when it deleted a chunk; StructureNotifyMask
-    /// tells us when it died. Our own window already has what it needs.
+    /// tells us when it died. The mask is the connection's, shared by every owner on it.
     private func watch(_ requestor: XWindow) {
-        watchedRequestors[requestor, default: 0] += 1
-        if requestor != connection.window, watchedRequestors[requestor] == 1 {
-            connection.selectInput(on: requestor, propertyChanges: true, structure: true)
-        }
+        connection.retainRequestorEvents(requestor)
     }
 
     private func unwatch(_ requestor: XWindow) {
-        guard let count = watchedRequestors[requestor] else { return }
-        if count > 1 {
-            watchedRequestors[requestor] = count - 1
-            return
-        }
-        watchedRequestors[requestor] = nil
-        if requestor != connection.window {
-            connection.selectInput(on: requestor, propertyChanges: false, structure: false)
-            connection.flush()
-        }
+        connection.releaseRequestorEvents(requestor)
     }
 
     /// A requestor that vanished (BadWindow on its window) costs only its own transfers.
@@ -67,7 +55,7 @@ extension SelectionOwner {
         for (key, transfer) in transfers
         where badWindows.contains(where: { $0.resourceID == key.requestor.rawValue && $0.serial >= transfer.firstSerial }) {
             transfers[key] = nil
-            watchedRequestors[key.requestor] = nil
+            connection.forgetRequestor(key.requestor)
         }
     }
 

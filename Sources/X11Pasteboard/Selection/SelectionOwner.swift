@@ -57,7 +57,6 @@ public final class SelectionOwner: Conversation {
     private var cache: [XAtom: ServedValue?] = [:]
     private let offered: [(atom: XAtom, entry: SelectionContent.Entry)]
     var transfers: [TransferKey: Transfer] = [:]
-    var watchedRequestors: [XWindow: Int] = [:]
     var expiresAt = Deadline.never
     var expired = false
     let protocolTargets: (targets: XAtom, timestamp: XAtom, multiple: XAtom, saveTargets: XAtom,
@@ -189,7 +188,7 @@ public final class SelectionOwner: Conversation {
             guard !dead.isEmpty else { return false }
             // The window is gone: no request to it (unwatching it would only earn a BadWindow).
             dead.forEach { transfers[$0] = nil }
-            watchedRequestors[window] = nil
+            connection.forgetRequestor(window)
             return true
         default:
             return false

@@ -13,6 +13,8 @@ final class ChangeHub: Sendable {
     private struct State {
         var watched: [Pasteboard.Name: Watched] = [:]
         var nextSubscriber: UInt64 = 0
+        /// The connection is gone: new streams end at once.
+        var finished = false
     }
 
     private let state = Mutex(State())
@@ -31,11 +33,16 @@ final class ChangeHub: Sendable {
     /// A new stream of the changes of `name` from now on; it ends when its consumer stops.
     func changes(of name: Pasteboard.Name) -> AsyncStream<PasteboardChange> {
         let (stream, continuation) = AsyncStream.makeStream(of: PasteboardChange.self)
-        let id = state.withLock { state in
+        let id = state.withLock { state -> UInt64? in
+            if state.finished { return nil }
             let id = state.nextSubscriber
             state.nextSubscriber += 1
             state.watched[name, default: Watched()].subscribers[id] = continuation
             return id
+        }
+        guard let id else {
+            continuation.finish()
+            return stream
         }
         continuation.onTermination = { [weak self] _ in
             _ = self?.state.withLock { $0.watched[name]?.subscribers.removeValue(forKey: id) }
@@ -65,6 +72,7 @@ final class ChangeHub: Sendable {
     /// Ends every stream: the display's connection is gone.
     func finishAll() {
         let subscribers = state.withLock { state in
+            state.finished = true
             defer { for name in state.watched.keys { state.watched[name]?.subscribers.removeAll() } }
             return state.watched.values.flatMap { $0.subscribers.values }
         }

@@ -64,7 +64,8 @@ public final class EventDispatcher {
         // A copy: a conversation may register another while handling.
         let current = conversations
         switch event {
-        case .selectionOwnerChange:
+        case .selectionOwnerChange, .destroyNotify:
+            // Every party may care: several watchers, several owners with transfers to one window.
             var taken = false
             for conversation in current where !conversation.isFinished {
                 if conversation.handle(event) { taken = true }

@@ -46,6 +46,32 @@ extension XConnection {
         XSelectInput(display, window.rawValue, mask)
     }
 
+    /// Counts one more transfer that needs events from `requestor` (chunk deletions, its
+    /// destruction); the first one selects them. The event mask on another client's window is
+    /// one per connection, so every owner on it shares the count.
+    func retainRequestorEvents(_ requestor: XWindow) {
+        guard requestor != window else { return }
+        requestorWatchCounts[requestor, default: 0] += 1
+        if requestorWatchCounts[requestor] == 1 { selectInput(on: requestor, propertyChanges: true, structure: true) }
+    }
+
+    /// Counts one transfer less; the last one deselects the events.
+    func releaseRequestorEvents(_ requestor: XWindow) {
+        guard let count = requestorWatchCounts[requestor] else { return }
+        if count > 1 {
+            requestorWatchCounts[requestor] = count - 1
+            return
+        }
+        requestorWatchCounts[requestor] = nil
+        selectInput(on: requestor, propertyChanges: false, structure: false)
+        flush()
+    }
+
+    /// A requestor window that is gone: nothing more is asked of it.
+    func forgetRequestor(_ requestor: XWindow) {
+        requestorWatchCounts[requestor] = nil
+    }
+
     /// Asks XFixes to report owner changes of `selection` to our window.
     ///
     /// - Throws: `.missingExtension` when the server has no XFixes.

@@ -27,6 +27,8 @@ public final class XConnection {
     private var knownAtoms = AtomNameCache()
     /// The property whose zero-length appends give us server timestamps; interned when first needed.
     var timestampProperty: XAtom { atom("_XPB_TIMESTAMP") }
+    /// How many transfers need events from each requestor window (`retainRequestorEvents`).
+    var requestorWatchCounts: [XWindow: Int] = [:]
     /// The properties conversions land in, one per conversion in flight.
     var conversionProperties = ConversionProperties()
     /// Every conversation on this connection (reads, owners, watchers), and who gets each event.
@@ -112,8 +114,9 @@ public final class XConnection {
     }
 
     deinit {
-        XErrorTrap.release(display)
+        // Closing syncs: errors it brings must still be trapped, or Xlib's default handler exits.
         XCloseDisplay(display)
+        XErrorTrap.release(display)
     }
 
     // MARK: Atoms
