@@ -7,27 +7,28 @@ import SystemPackage
 ///
 /// Xlib connections are not thread-safe, and an owner must answer requests whenever they come,
 /// so the connection lives on a dedicated thread that blocks in `poll(2)` on the X socket and on
-/// a wake-up pipe. Calls from other threads queue a job, write a byte to the pipe and wait for
-/// the job's answer (blocking) or are resumed by it (async).
+/// a wake-up pipe. Between events the thread runs the session's jobs (`DisplayExecutor`): each
+/// pasteboard call is a task on the session, and one that waits for an owner suspends, so
+/// other calls go on meanwhile. Blocking calls wait for their task; async ones await it.
 ///
-/// When the X server goes away the loop ends: queued and later jobs fail with
+/// When the X server goes away the loop ends: reads in flight and later calls fail with
 /// `.connectionLost`, change streams finish, and the next call opens a new loop, so a program
 /// that uses the library survives its server and reconnects when one is back.
 final class DisplayLoop: Sendable {
-    typealias Job = @Sendable (DisplaySession) -> Void
-
     /// The display, as given or from `$DISPLAY`.
     let displayName: String
     /// Change counts and change streams of the watched selections.
     let hub = ChangeHub()
-    private let jobs = Mutex<(queue: [Job], ended: Bool)>(([], false))
+    /// The state every call works on, isolated to this loop's thread.
+    let session: DisplaySession
+    private let executor: DisplayExecutor
     private let wakeRead: FileDescriptor
     private let wakeWrite: FileDescriptor
-    private let threadID = Mutex<pthread_t?>(nil)
+    /// Calls in flight, and whether the loop has ended; a lost loop serves its calls in flight
+    /// before its thread ends, and takes no new ones.
+    private let calls = Mutex<(inFlight: Int, ended: Bool)>((0, false))
     /// The registry key, so that a loop that ended makes room for a new one.
     private let key: String
-    // Touched only on the loop's thread (set once it runs), for jobs that queue jobs.
-    nonisolated(unsafe) private var confinedSession: DisplaySession?
 
     private static let loops = Mutex<[String: DisplayLoop]>([:])
 
@@ -47,7 +48,7 @@ final class DisplayLoop: Sendable {
     /// Every loop running now (the exit hand-off visits them).
     static var all: [DisplayLoop] { loops.withLock { Array($0.values) } }
 
-    private init(connection: XConnection, key: String) throws(PasteboardError) {
+    private init(connection: sending XConnection, key: String) throws(PasteboardError) {
         displayName = connection.displayName
         self.key = key
         do {
@@ -59,54 +60,10 @@ final class DisplayLoop: Sendable {
         } catch {
             throw PasteboardError(.connectionLost, "cannot create the pasteboard wake-up pipe: \(error)")
         }
-        let handOver = Confined(connection)
-        EngineThread.start { [self] in
-            threadID.withLock { $0 = pthread_self() }
-            EngineThread.nameCurrent("xpb " + handOver.value.displayName)
-            run(DisplaySession(connection: handOver.value, hub: hub))
-        }
-    }
-
-    private var isLoopThread: Bool {
-        threadID.withLock { id in id.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
-    }
-
-    // MARK: The thread
-
-    private func run(_ session: DisplaySession) {
-        confinedSession = session
-        session.connection.wakeDescriptor = wakeRead.rawValue
-        do {
-            while true {
-                for job in takeJobs() { job(session) }
-                let deadline = session.connection.events.runDueWork()
-                if !jobs.withLock(\.queue.isEmpty) { continue }
-                try session.connection.checkAlive()
-                if let event = try session.connection.nextEvent(before: deadline) {
-                    session.connection.events.dispatch(event)
-                }
-            }
-        } catch {
-            end(session, error)
-        }
-    }
-
-    /// The server is gone: later calls get a new loop, and nothing waits for this one.
-    private func end(_ session: DisplaySession, _ error: PasteboardError) {
-        Self.loops.withLock { loops in
-            if loops[key] === self { loops[key] = nil }
-        }
-        let pending = jobs.withLock { state in
-            state.ended = true
-            defer { state.queue.removeAll() }
-            return state.queue
-        }
-        // Each fails at its first step that needs the server.
-        for job in pending { job(session) }
-        hub.finishAll()
-        confinedSession = nil
-        // Both ends of the wake-up pipe stay open until the loop is gone: a caller that queued
-        // a job just before the end still writes its byte, which must not raise SIGPIPE.
+        executor = DisplayExecutor(wake: wakeWrite)
+        session = DisplaySession(connection: connection, hub: hub, executor: executor)
+        // From here on the connection is the loop thread's alone.
+        EngineThread.start { [self] in run(session.connection) }
     }
 
     deinit {
@@ -114,61 +71,106 @@ final class DisplayLoop: Sendable {
         try? wakeWrite.close()
     }
 
-    private func takeJobs() -> [Job] {
-        jobs.withLock { state in
-            defer { state.queue.removeAll() }
-            return state.queue
+    // MARK: The thread
+
+    private func run(_ connection: XConnection) {
+        executor.adoptCurrentThread()
+        EngineThread.nameCurrent("xpb " + displayName)
+        connection.wakeDescriptor = wakeRead.rawValue
+        connection.events.register(session)
+        do {
+            while true {
+                executor.runQueued()
+                let deadline = connection.events.runDueWork()
+                if executor.hasQueuedJobs { continue }
+                try connection.checkAlive()
+                if let event = try connection.nextEvent(before: deadline) { connection.events.dispatch(event) }
+            }
+        } catch {
+            end(connection, error)
         }
     }
 
-    /// Queues a job; false when the loop has ended.
-    private func enqueue(_ job: @escaping Job) -> Bool {
-        guard jobs.withLock({ state in
-            if state.ended { return false }
-            state.queue.append(job)
+    /// The server is gone: later calls get a new loop; the calls in flight get their failures.
+    private func end(_ connection: XConnection, _ error: PasteboardError) {
+        Self.loops.withLock { loops in
+            if loops[key] === self { loops[key] = nil }
+        }
+        connection.events.connectionLost(error)
+        hub.finishAll()
+        // Their tasks still need this thread: serve them, without X, until none is left.
+        var descriptor = [pollfd(fd: wakeRead.rawValue, events: Int16(POLLIN), revents: 0)]
+        while true {
+            executor.runQueued()
+            let finished = calls.withLock { calls in
+                if calls.inFlight == 0 && !executor.hasQueuedJobs { calls.ended = true }
+                return calls.ended
+            }
+            if finished { return }
+            _ = poll(&descriptor, 1, 1000)
+            var drained = [UInt8](repeating: 0, count: 64)
+            _ = try? drained.withUnsafeMutableBytes { try wakeRead.read(into: $0) }
+        }
+    }
+
+    /// Counts a call in; false once the loop has ended.
+    private func enter() -> Bool {
+        calls.withLock { calls in
+            if calls.ended { return false }
+            calls.inFlight += 1
             return true
-        }) else { return false }
-        // A full pipe is already readable: the thread wakes either way.
+        }
+    }
+
+    private func leave() {
+        calls.withLock { $0.inFlight -= 1 }
+        // The loop may be waiting for the last call to end.
         _ = try? wakeWrite.writeAll([UInt8(1)])
-        return true
     }
 
     // MARK: Handing work over
 
-    /// Runs `body` on the loop's thread and waits for its answer.
-    func blocking<T: Sendable>(_ body: @escaping @Sendable (DisplaySession) throws(PasteboardError) -> T) throws(PasteboardError) -> T {
-        if isLoopThread, let session = confinedSession { return try Self.capture(body, session).get() }
+    /// Runs `body` on the session and waits for its answer. Not from the loop's own thread,
+    /// which the answer needs.
+    func blocking<T: Sendable>(
+        _ body: @escaping @Sendable (isolated DisplaySession) async throws(PasteboardError) -> T
+    ) throws(PasteboardError) -> T {
+        if executor.isCurrentThread {
+            throw PasteboardError(.protocolViolation, "a blocking pasteboard call from inside the pasteboard's own work")
+        }
+        guard enter() else { throw lostError }
+        defer { leave() }
         let semaphore = Semaphore()
         let answer = Answer<T>()
-        let queued = enqueue { session in
-            answer.result = Self.capture(body, session)
+        let session = self.session
+        Task(executorPreference: executor) {
+            answer.result = await Self.capture(body, session)
             semaphore.signal()
         }
-        guard queued else { throw lostError }
         semaphore.wait()
         return try answer.result!.get()
     }
 
-    /// Runs `body` on the loop's thread; the caller is resumed with its answer.
-    func awaiting<T: Sendable>(_ body: @escaping @Sendable (DisplaySession) throws(PasteboardError) -> T) async throws(PasteboardError) -> T {
-        let result: Result<T, PasteboardError> = await withCheckedContinuation { continuation in
-            let queued = enqueue { session in continuation.resume(returning: Self.capture(body, session)) }
-            if !queued { continuation.resume(returning: .failure(lostError)) }
-        }
-        return try result.get()
+    /// Runs `body` on the session; the caller suspends until its answer.
+    func awaiting<T: Sendable>(
+        _ body: @escaping @Sendable (isolated DisplaySession) async throws(PasteboardError) -> T
+    ) async throws(PasteboardError) -> T {
+        guard enter() else { throw lostError }
+        defer { leave() }
+        return try await Self.capture(body, session).get()
     }
 
     private var lostError: PasteboardError {
         PasteboardError(.connectionLost, "lost the connection to the X server \"\(displayName)\"")
     }
 
-    /// A job's answer; whatever it made of a connection that broke under it is a failure.
+    /// A call's answer; whatever it made of a connection that broke under it is a failure.
     private static func capture<T>(
-        _ body: (DisplaySession) throws(PasteboardError) -> T, _ session: DisplaySession
-    ) -> Result<T, PasteboardError> {
+        _ body: (isolated DisplaySession) async throws(PasteboardError) -> T, _ session: isolated DisplaySession
+    ) async -> Result<T, PasteboardError> {
         do {
             try session.connection.checkAlive()
-            let value = try body(session)
+            let value = try await body(session)
             try session.connection.checkAlive()
             return .success(value)
         } catch {
@@ -177,13 +179,7 @@ final class DisplayLoop: Sendable {
     }
 }
 
-/// A value handed from one thread to another that uses it alone from then on.
-private struct Confined<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
-}
-
-/// The answer of a blocking job: written by the loop's thread before it signals, read after.
+/// The answer of a blocking call: written by its task before it signals, read after.
 private final class Answer<T>: @unchecked Sendable {
     var result: Result<T, PasteboardError>?
 }

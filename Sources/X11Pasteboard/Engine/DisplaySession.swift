@@ -2,15 +2,16 @@ import FoundationEssentials
 import UniformTypes
 
 /// The state of one display's loop: the connection, the selections this process owns, and the
-/// selections it watches. Everything a `Pasteboard` does runs here as a job, on the loop's
-/// thread; the connection's dispatcher brings each event to its conversation meanwhile (owners,
-/// reads, this session's change counting).
-///
-/// - Warning: confined to the thread of its `DisplayLoop`.
-final class DisplaySession: Conversation {
-    let connection: XConnection
+/// selections it watches. Everything a `Pasteboard` does runs here, as a task isolated to this
+/// actor, whose executor is the loop's thread; a call that waits for an owner suspends, and the
+/// calls behind it run meanwhile. The connection's dispatcher brings each event to its
+/// conversation (owners, reads, this session's change counting).
+actor DisplaySession: Conversation {
+    /// Only ever used on the loop's thread, which is this actor's executor.
+    nonisolated(unsafe) let connection: XConnection
     private let hub: ChangeHub
     private let reader: SelectionReader
+    private let executor: DisplayExecutor
     /// The selections this process owns now, with the items they serve.
     private var owned: [XAtom: OwnedSelection] = [:]
     /// Owners replaced or cleared whose transfers are still going (ICCCM: a transfer in flight
@@ -26,24 +27,32 @@ final class DisplaySession: Conversation {
         let items: [StoredItem]
     }
 
-    init(connection: XConnection, hub: ChangeHub) {
+    init(connection: XConnection, hub: ChangeHub, executor: DisplayExecutor) {
         self.connection = connection
         self.hub = hub
         self.reader = SelectionReader(connection: connection)
-        connection.events.register(self)
+        self.executor = executor
     }
+
+    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
     // MARK: Counting changes
 
-    var isFinished: Bool { false }
+    nonisolated var isFinished: Bool { false }
 
-    func runDueWork() -> Deadline {
-        retired.removeAll(where: \.isFinished)
+    // The dispatcher calls these on the loop's thread: the actor's own.
+    nonisolated func runDueWork() -> Deadline {
+        assumeIsolated { session in session.retired.removeAll { $0.isFinished } }
         return .never
     }
 
-    func handle(_ event: XServerEvent) -> Bool {
-        guard case .selectionOwnerChange(let change) = event, let name = watched[change.selection] else { return false }
+    nonisolated func handle(_ event: XServerEvent) -> Bool {
+        guard case .selectionOwnerChange(let change) = event else { return false }
+        return assumeIsolated { session in session.record(change) }
+    }
+
+    private func record(_ change: OwnerChange) -> Bool {
+        guard let name = watched[change.selection] else { return false }
         let ownWrite = change.owner == connection.window && change.reason == .newOwner
         var ownClear = false
         if change.owner == .none, change.reason == .newOwner {
@@ -131,20 +140,20 @@ final class DisplaySession: Conversation {
         case foreign(TargetOffer)
     }
 
-    func source(of selection: XAtom) throws(PasteboardError) -> Source {
+    func source(of selection: XAtom) async throws(PasteboardError) -> Source {
         let owner = connection.owner(of: selection)
         if owner == .none { return .empty }
         if owner == connection.window, let entry = owned[selection], entry.owner.isOwner { return .local(entry.items) }
         do {
-            return .foreign(try reader.offer(of: selection))
+            return .foreign(try await reader.fetchOffer(of: selection))
         } catch where error.code == .noOwner {
             return .empty
         }
     }
 
     /// The types of a selection's content, from TARGETS alone (or our snapshot).
-    func offeredTypes(of selection: XAtom) throws(PasteboardError) -> [UTType] {
-        switch try source(of: selection) {
+    func offeredTypes(of selection: XAtom) async throws(PasteboardError) -> [UTType] {
+        switch try await source(of: selection) {
         case .empty: []
         case .local(let items): items.first?.types ?? []
         case .foreign(let offer): offer.types
@@ -152,9 +161,9 @@ final class DisplaySession: Conversation {
     }
 
     /// Whether any item holds a type conforming to one of `types`, from TARGETS alone.
-    func offersAny(of types: [UTType], in selection: XAtom) throws(PasteboardError) -> Bool {
+    func offersAny(of types: [UTType], in selection: XAtom) async throws(PasteboardError) -> Bool {
         let matches = { (type: UTType) in types.contains { type.conforms(to: $0) } }
-        switch try source(of: selection) {
+        switch try await source(of: selection) {
         case .empty: return false
         case .local(let items): return items.contains { $0.types.contains(where: matches) }
         case .foreign(let offer): return offer.types.contains(where: matches)
@@ -164,42 +173,43 @@ final class DisplaySession: Conversation {
     /// Every item, with only the representations `keep` accepts (items keep their places).
     /// A foreign owner's representations are read together: in one round trip through
     /// `MULTIPLE` where it offers that, else side by side.
-    func items(of selection: XAtom, keeping keep: @escaping (UTType) -> Bool) throws(PasteboardError) -> [StoredItem] {
-        switch try source(of: selection) {
+    func items(of selection: XAtom, keeping keep: @escaping @Sendable (UTType) -> Bool) async throws(PasteboardError) -> [StoredItem] {
+        switch try await source(of: selection) {
         case .empty:
             return []
         case .local(let items):
             return items.map { $0.filtered(keep) }
         case .foreign(let offer):
-            if let archived = try archivedItems(of: selection, offer: offer) { return archived.map { $0.filtered(keep) } }
+            if let archived = try await archivedItems(of: selection, offer: offer) { return archived.map { $0.filtered(keep) } }
             let plans = offer.candidates.filter { keep($0.type) }.compactMap { offer.plan(for: $0.type) }
-            let first = try read(plans, from: selection, multiple: offer.supportsMultiple)
-            return [StoredItem(first.compactMap { $0 })] + (try extraURLItems(of: selection, offer: offer, keeping: keep))
+            let first = await read(plans, from: selection, multiple: offer.supportsMultiple)
+            return [StoredItem(first.compactMap { $0 })] + (try await extraURLItems(of: selection, offer: offer, keeping: keep))
         }
     }
 
     /// The representation of `type` in each item (nil where an item has none).
-    func representations(of type: UTType, in selection: XAtom, firstOnly: Bool) throws(PasteboardError) -> [StoredItem.Representation?] {
-        switch try source(of: selection) {
+    func representations(of type: UTType, in selection: XAtom, firstOnly: Bool) async throws(PasteboardError) -> [StoredItem.Representation?] {
+        switch try await source(of: selection) {
         case .empty:
             return []
         case .local(let items):
             return (firstOnly ? Array(items.prefix(1)) : items).map { $0.representation(for: type) }
         case .foreign(let offer):
-            if let archived = try archivedItems(of: selection, offer: offer) {
+            if let archived = try await archivedItems(of: selection, offer: offer) {
                 return (firstOnly ? Array(archived.prefix(1)) : archived).map { $0.representation(for: type) }
             }
-            let first = try offer.plan(for: type).flatMap { plan throws(PasteboardError) in try read([plan], from: selection, multiple: false)[0] }
+            var first: StoredItem.Representation?
+            if let plan = offer.plan(for: type) { first = await read([plan], from: selection, multiple: false)[0] }
             if firstOnly { return [first] }
-            let extra = try extraURLItems(of: selection, offer: offer) { $0.conforms(to: type) }
+            let extra = try await extraURLItems(of: selection, offer: offer) { $0.conforms(to: type) }
             return [first] + extra.map { $0.representation(for: type) }
         }
     }
 
     /// Reads several plans at once; a plan the owner refuses or the translator cannot convert
     /// gives nil.
-    private func read(_ plans: [ReadPlan], from selection: XAtom, multiple: Bool) throws(PasteboardError) -> [StoredItem.Representation?] {
-        let results = try reader.read(selection, targets: connection.atoms(plans.map(\.target)), viaMultiple: multiple)
+    private func read(_ plans: [ReadPlan], from selection: XAtom, multiple: Bool) async -> [StoredItem.Representation?] {
+        let results = await reader.fetch(selection, targets: connection.atoms(plans.map(\.target)), viaMultiple: multiple)
         return zip(plans, results).map { plan, result in
             guard case let .success((replyType, bytes)) = result, let type = plan.type,
                 let decoded = try? plan.decode(bytes, replyType: connection.name(of: replyType) ?? "")
@@ -209,10 +219,10 @@ final class DisplaySession: Conversation {
     }
 
     /// The items of another xpb process, from its private target.
-    private func archivedItems(of selection: XAtom, offer: TargetOffer) throws(PasteboardError) -> [StoredItem]? {
+    private func archivedItems(of selection: XAtom, offer: TargetOffer) async throws(PasteboardError) -> [StoredItem]? {
         guard offer.targets.contains(ItemArchive.target) else { return nil }
         do {
-            let (_, bytes) = try reader.read(selection, as: connection.atom(ItemArchive.target))
+            let (_, bytes) = try await reader.fetch(selection, as: connection.atom(ItemArchive.target))
             return try? ItemArchive.decode(bytes)
         } catch where error.code == .targetNotOffered {
             return nil
@@ -223,11 +233,11 @@ final class DisplaySession: Conversation {
     /// first is an item of its own, as an xpb writer of several items meant it.
     private func extraURLItems(
         of selection: XAtom, offer: TargetOffer, keeping keep: (UTType) -> Bool
-    ) throws(PasteboardError) -> [StoredItem] {
+    ) async throws(PasteboardError) -> [StoredItem] {
         guard keep(.url) || keep(.fileURL), offer.targets.contains("text/uri-list") else { return [] }
         let uris: [String]
         do {
-            let (replyType, bytes) = try reader.read(selection, as: connection.atom("text/uri-list"))
+            let (replyType, bytes) = try await reader.fetch(selection, as: connection.atom("text/uri-list"))
             uris = (try? XTargetCrosswalk.decodeURIs(bytes, target: "text/uri-list", replyType: connection.name(of: replyType) ?? "")) ?? []
         } catch where error.code == .targetNotOffered {
             return []

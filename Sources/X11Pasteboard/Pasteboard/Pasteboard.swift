@@ -179,15 +179,15 @@ public final class Pasteboard: Sendable {
         try DisplayLoop.engine(for: displayName)
     }
 
-    /// Runs `body` on the display's thread with this pasteboard's selection, and waits.
-    func run<T: Sendable>(_ body: @escaping @Sendable (DisplaySession, XAtom) throws(PasteboardError) -> T) throws(PasteboardError) -> T {
+    /// Runs `body` on the display's session with this pasteboard's selection, and waits.
+    func run<T: Sendable>(_ body: @escaping PasteboardOperations.Operation<T>) throws(PasteboardError) -> T {
         let name = self.name
-        return try engine().blocking { session throws(PasteboardError) in try body(session, session.watch(name)) }
+        return try engine().blocking { session async throws(PasteboardError) in try await body(session, session.watch(name)) }
     }
 
-    /// Runs `body` on the display's thread with this pasteboard's selection.
-    func runAsync<T: Sendable>(_ body: @escaping @Sendable (DisplaySession, XAtom) throws(PasteboardError) -> T) async throws(PasteboardError) -> T {
+    /// Runs `body` on the display's session with this pasteboard's selection.
+    func runAsync<T: Sendable>(_ body: @escaping PasteboardOperations.Operation<T>) async throws(PasteboardError) -> T {
         let name = self.name
-        return try await engine().awaiting { session throws(PasteboardError) in try body(session, session.watch(name)) }
+        return try await engine().awaiting { session async throws(PasteboardError) in try await body(session, session.watch(name)) }
     }
 }

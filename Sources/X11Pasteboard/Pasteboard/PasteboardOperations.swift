@@ -5,78 +5,78 @@ import UniformTypes
 /// their `async` counterparts share it. Results are Sendable values: the caller's side turns
 /// them into `String`, `URL`, `Data` or dictionaries.
 enum PasteboardOperations {
-    typealias Operation<T: Sendable> = @Sendable (DisplaySession, XAtom) throws(PasteboardError) -> T
+    typealias Operation<T: Sendable> = @Sendable (isolated DisplaySession, XAtom) async throws(PasteboardError) -> T
 
     // MARK: Reading
 
     static func strings() -> Operation<[String]> {
-        { session, selection throws(PasteboardError) in
-            try session.items(of: selection) { $0.conforms(to: .plainText) }.compactMap(text(of:))
+        { session, selection async throws(PasteboardError) in
+            try await session.items(of: selection) { $0.conforms(to: .plainText) }.compactMap(text(of:))
         }
     }
 
     static func urls() -> Operation<[String]> {
-        { session, selection throws(PasteboardError) in
-            try session.items(of: selection) { $0.conforms(to: .url) }.compactMap { item in
+        { session, selection async throws(PasteboardError) in
+            try await session.items(of: selection) { $0.conforms(to: .url) }.compactMap { item in
                 (item.representation(for: .url)).map { String(decoding: $0.bytes, as: UTF8.self) }
             }
         }
     }
 
     static func images() -> Operation<[[UInt8]]> {
-        { session, selection throws(PasteboardError) in
-            try session.items(of: selection) { $0.conforms(to: .image) }.compactMap { item in
+        { session, selection async throws(PasteboardError) in
+            try await session.items(of: selection) { $0.conforms(to: .image) }.compactMap { item in
                 (item.representation(for: .png) ?? item.representation(for: .image))?.bytes
             }
         }
     }
 
     static func colors() -> Operation<[RGBA16Color]> {
-        { session, selection throws(PasteboardError) in
-            try session.items(of: selection) { $0 == .x11Color }.compactMap { item in
+        { session, selection async throws(PasteboardError) in
+            try await session.items(of: selection) { $0 == .x11Color }.compactMap { item in
                 item.representation(for: .x11Color).flatMap { try? RGBA16Color(bytes: $0.bytes) }
             }
         }
     }
 
     static func offers(_ types: [UTType]) -> Operation<Bool> {
-        { session, selection throws(PasteboardError) in try session.offersAny(of: types, in: selection) }
+        { session, selection async throws(PasteboardError) in try await session.offersAny(of: types, in: selection) }
     }
 
     static func items() -> Operation<[StoredItem]> {
-        { session, selection throws(PasteboardError) in try session.items(of: selection) { _ in true } }
+        { session, selection async throws(PasteboardError) in try await session.items(of: selection) { _ in true } }
     }
 
     static func numberOfItems() -> Operation<Int> {
         // Only URLs can add items a foreign owner offers (several in one text/uri-list).
-        { session, selection throws(PasteboardError) in try session.items(of: selection) { $0.conforms(to: .url) }.count }
+        { session, selection async throws(PasteboardError) in try await session.items(of: selection) { $0.conforms(to: .url) }.count }
     }
 
     static func types() -> Operation<[String]> {
-        { session, selection throws(PasteboardError) in try session.offeredTypes(of: selection).map(\.identifier) }
+        { session, selection async throws(PasteboardError) in try await session.offeredTypes(of: selection).map(\.identifier) }
     }
 
     static func contains(_ types: [UTType]) -> Operation<Bool> {
-        { session, selection throws(PasteboardError) in
-            let offered = try session.offeredTypes(of: selection)
+        { session, selection async throws(PasteboardError) in
+            let offered = try await session.offeredTypes(of: selection)
             return types.contains { wanted in offered.contains { $0.conforms(to: wanted) } }
         }
     }
 
     /// The representation of `type` in every item, or in the first only.
     static func representations(_ type: UTType, firstOnly: Bool) -> Operation<[StoredItem.Representation?]> {
-        { session, selection throws(PasteboardError) in try session.representations(of: type, in: selection, firstOnly: firstOnly) }
+        { session, selection async throws(PasteboardError) in try await session.representations(of: type, in: selection, firstOnly: firstOnly) }
     }
 
     static func indices(containing types: [UTType]) -> Operation<[Int]> {
-        { session, selection throws(PasteboardError) in
-            let items = try session.items(of: selection) { type in types.contains { type.conforms(to: $0) } }
+        { session, selection async throws(PasteboardError) in
+            let items = try await session.items(of: selection) { type in types.contains { type.conforms(to: $0) } }
             return items.indices.filter { !items[$0].representations.isEmpty }
         }
     }
 
     static func metadata() -> Operation<[Pasteboard.ItemMetadata]> {
-        { session, selection throws(PasteboardError) in try session.items(of: selection) { _ in false }.map(\.metadata) }
+        { session, selection async throws(PasteboardError) in try await session.items(of: selection) { _ in false }.map(\.metadata) }
     }
 
     // MARK: Writing
@@ -99,13 +99,13 @@ enum PasteboardOperations {
         let expiry = metadata.expirationDate.map { date in
             Duration.milliseconds(max(1, Int64((date.timeIntervalSinceNow * 1000).rounded(.up))))
         }
-        return { session, selection throws(PasteboardError) in try session.write(marked, to: selection, expiry: expiry) }
+        return { session, selection async throws(PasteboardError) in try session.write(marked, to: selection, expiry: expiry) }
     }
 
     static func append(_ items: [StoredItem]) -> Operation<Void> {
         Pasteboard.installExitHook
-        return { session, selection throws(PasteboardError) in
-            let existing = try session.items(of: selection) { _ in true }.filter { !$0.representations.isEmpty }
+        return { session, selection async throws(PasteboardError) in
+            let existing = try await session.items(of: selection) { _ in true }.filter { !$0.representations.isEmpty }
             try session.write(existing + items, to: selection, expiry: nil)
         }
     }

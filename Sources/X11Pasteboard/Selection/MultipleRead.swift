@@ -30,6 +30,22 @@ final class MultipleRead: Conversation {
 
     var isFinished: Bool { results != nil }
 
+    /// Called once when every target has its result (an async wait resumes from here).
+    var onFinish: (() -> Void)?
+
+    /// Calls `onFinish` if the read is done.
+    private func notifyIfFinished() {
+        guard isFinished, let callback = onFinish else { return }
+        onFinish = nil
+        callback()
+    }
+
+    func connectionLost(_ error: PasteboardError) {
+        if failure == nil && !answered { fail(error, reusable: false) }
+        for part in parts { part?.connectionLost(error) }
+        notifyIfFinished()
+    }
+
     /// Prepares the read of `targets`; `start()` sends it.
     init(connection: XConnection, selection: XAtom, targets: [XAtom], timeout: Duration) {
         self.connection = connection
@@ -68,6 +84,7 @@ final class MultipleRead: Conversation {
             } else {
                 takeAnswers()
             }
+            notifyIfFinished()
             return true
         case let .propertyNotify(window, changed, _, _):
             // Before the answer: the owner writing it; the parts claim their INCR chunks.
@@ -81,6 +98,7 @@ final class MultipleRead: Conversation {
         if isFinished || answered { return .never }
         guard deadline.hasPassed else { return deadline }
         fail(PasteboardError(.timedOut, "the owner of the selection did not answer MULTIPLE within the timeout"), reusable: false)
+        notifyIfFinished()
         return .never
     }
 
@@ -108,6 +126,7 @@ final class MultipleRead: Conversation {
                 connection: connection, selection: selection, target: targets[index], answeredIn: answered,
                 timeout: timeout
             ) { [weak self] bytes in self?.collected[index].append(contentsOf: bytes) }
+            part.onFinish = { [weak self] in self?.notifyIfFinished() }
             parts[index] = part
             part.takeAnswer()
             if part.isFinished {

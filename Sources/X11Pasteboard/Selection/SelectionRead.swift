@@ -29,6 +29,9 @@ final class SelectionRead: Conversation {
 
     var isFinished: Bool { result != nil }
 
+    /// Called once when the read ends, however it ends (an async wait resumes from here).
+    var onFinish: (() -> Void)?
+
     /// Prepares a conversion of `selection` to `target`; `start()` sends it.
     convenience init(
         connection: XConnection, selection: XAtom, target: XAtom, timeout: Duration,
@@ -176,11 +179,18 @@ final class SelectionRead: Conversation {
         }
     }
 
+    func connectionLost(_ error: PasteboardError) {
+        finish(.failure(error), reusable: false)
+    }
+
     private func finish(_ outcome: Result<XAtom, PasteboardError>, reusable: Bool) {
         guard result == nil else { return }
         result = outcome
         state = .finished
         if ownsProperty { connection.releaseConversionProperty(property, reusable: reusable) }
+        let callback = onFinish
+        onFinish = nil
+        callback?()
     }
 
     private func deliver(_ bytes: UnsafeRawBufferPointer) throws(PasteboardError) {

@@ -87,6 +87,6 @@ public struct SelectionReader {
 }
 
 /// Bytes that a read's sink appends to.
-private final class Collector {
+final class Collector {
     var bytes: [UInt8] = []
 }

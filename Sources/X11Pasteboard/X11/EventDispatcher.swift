@@ -8,10 +8,13 @@ protocol Conversation: AnyObject {
     func runDueWork() -> Deadline
     /// A finished conversation is dropped and gets no more events.
     var isFinished: Bool { get }
+    /// The server is gone: nothing more will come; a conversation someone waits for ends.
+    func connectionLost(_ error: PasteboardError)
 }
 
 extension Conversation {
     func runDueWork() -> Deadline { .never }
+    func connectionLost(_ error: PasteboardError) {}
 }
 
 /// The one event loop of a connection: every event goes to the conversation it belongs to, so
@@ -51,6 +54,11 @@ public final class EventDispatcher {
     /// Removes a conversation before it is finished.
     func unregister(_ conversation: any Conversation) {
         entries.removeAll { $0.conversation === conversation }
+    }
+
+    /// Tells every conversation that the server is gone, so that nobody waits for it.
+    func connectionLost(_ error: PasteboardError) {
+        for conversation in conversations { conversation.connectionLost(error) }
     }
 
     /// Whether a registered conversation matches `predicate` (the hand-off asks whether any
