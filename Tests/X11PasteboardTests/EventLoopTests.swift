@@ -110,6 +110,50 @@ import XTestSupport
         print("5 targets: MULTIPLE \(viaMultiple), side by side \(sideBySide), one at a time \(oneByOne)")
     }
 
+    @Test func aMULTIPLEReadEndsOnlyWhenItsINCRPartHasArrived() throws {
+        let name = Pasteboard.Name("XPB_MULTIPLE_INCR")
+        let png = Array(repeating: UInt8(0x5A), count: 6 << 20)
+        x.pasteboard(name).setItems([[UTType.html.identifier: "<i>small</i>", UTType.png.identifier: Data(png)]])
+        let connection = try XConnection(displayName: x.display)
+        let selection = connection.atom(name.rawValue)
+        let multiple = MultipleRead(
+            connection: connection, selection: selection, targets: connection.atoms(["text/html", "image/png"]), timeout: .seconds(5))
+        var resultsWhenNotified: [Result<(type: XAtom, bytes: [UInt8]), PasteboardError>]?
+        var notified = false
+        multiple.onFinish = {
+            notified = true
+            resultsWhenNotified = multiple.results
+        }
+        multiple.start()
+        try connection.events.pump(until: { notified }, deadline: .after(.seconds(10)))
+        let results = try #require(resultsWhenNotified, "notified before the INCR part had arrived")
+        #expect((try? results[0].get().bytes) == Array("<i>small</i>".utf8))
+        #expect((try? results[1].get().bytes.count) == png.count)
+    }
+
+    @Test func concurrentAppendsToAForeignOwnersContentAreAllKept() async throws {
+        let secondary = x.pasteboard(.secondary)
+        let owner = try await x.xclipCopy(Data("base".utf8), selection: "secondary", on: secondary)
+        defer { owner.terminate() }
+        async let first: Void = secondary.async.addItems([[UTType.utf8PlainText.identifier: "a"]])
+        async let second: Void = secondary.async.addItems([[UTType.utf8PlainText.identifier: "b"]])
+        _ = try await (first, second)
+        let strings = try await secondary.async.strings ?? []
+        #expect(strings.count == 3 && strings.first == "base" && Set(strings) == ["base", "a", "b"], "\(strings)")
+    }
+
+    @Test func aReadOnALostConnectionFailsAtOnce() throws {
+        let server = try XvfbServer.start()
+        let connection = try XConnection(displayName: server.displayName)
+        server.stop()
+        #expect(throws: PasteboardError.self) { try connection.events.pump(until: { false }, deadline: .after(.seconds(3))) }
+        #expect(connection.isLost)
+        let reader = SelectionReader(connection: connection)
+        let started = ContinuousClock.now
+        #expect(throws: PasteboardError.self) { try reader.read(connection.atom("PRIMARY"), as: connection.atom("UTF8_STRING")) }
+        #expect(ContinuousClock.now - started < .seconds(1))
+    }
+
     @Test func anOwnerWithoutMULTIPLEIsReadTargetByTarget() async throws {
         let owner = try await x.xclipCopy(Data("plain".utf8), selection: "secondary", on: x.pasteboard(.secondary))
         defer { owner.terminate() }

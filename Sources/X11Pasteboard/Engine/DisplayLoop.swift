@@ -102,6 +102,10 @@ final class DisplayLoop: Sendable {
         var descriptor = [pollfd(fd: wakeRead.rawValue, events: Int16(POLLIN), revents: 0)]
         while true {
             executor.runQueued()
+            // A call that resumed may have started a read since: it fails at once too.
+            connection.events.connectionLost(error)
+            _ = connection.events.runDueWork()
+            if executor.hasQueuedJobs { continue }
             let finished = calls.withLock { calls in
                 if calls.inFlight == 0 && !executor.hasQueuedJobs { calls.ended = true }
                 return calls.ended

@@ -89,6 +89,29 @@ actor DisplaySession: Conversation {
 
     // MARK: Writing
 
+    /// Whether a change of content is under way, and the changes waiting for it to end.
+    private var isChanging = false
+    private var waitingToChange: [CheckedContinuation<Void, Never>] = []
+
+    /// Runs `body` when no other change of content runs: an append reads, awaits the owner and
+    /// writes, and another write must not slip in between (it would be lost).
+    func oneChangeAtATime<T>(_ body: () async throws(PasteboardError) -> T) async throws(PasteboardError) -> T {
+        if isChanging {
+            // The change that ends hands its turn over: isChanging stays true for this one.
+            await withCheckedContinuation { waitingToChange.append($0) }
+        } else {
+            isChanging = true
+        }
+        defer {
+            if waitingToChange.isEmpty {
+                isChanging = false
+            } else {
+                waitingToChange.removeFirst().resume()
+            }
+        }
+        return try await body()
+    }
+
     /// Takes `selection` and serves `items` from now on; an empty list clears it.
     func write(_ items: [StoredItem], to selection: XAtom, expiry: Duration?) throws(PasteboardError) {
         guard !items.isEmpty else {

@@ -99,14 +99,18 @@ enum PasteboardOperations {
         let expiry = metadata.expirationDate.map { date in
             Duration.milliseconds(max(1, Int64((date.timeIntervalSinceNow * 1000).rounded(.up))))
         }
-        return { session, selection async throws(PasteboardError) in try session.write(marked, to: selection, expiry: expiry) }
+        return { session, selection async throws(PasteboardError) in
+            try await session.oneChangeAtATime { () throws(PasteboardError) in try session.write(marked, to: selection, expiry: expiry) }
+        }
     }
 
     static func append(_ items: [StoredItem]) -> Operation<Void> {
         Pasteboard.installExitHook
         return { session, selection async throws(PasteboardError) in
-            let existing = try await session.items(of: selection) { _ in true }.filter { !$0.representations.isEmpty }
-            try session.write(existing + items, to: selection, expiry: nil)
+            try await session.oneChangeAtATime { () async throws(PasteboardError) in
+                let existing = try await session.items(of: selection) { _ in true }.filter { !$0.representations.isEmpty }
+                try session.write(existing + items, to: selection, expiry: nil)
+            }
         }
     }
 

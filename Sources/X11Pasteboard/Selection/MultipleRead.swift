@@ -33,9 +33,13 @@ final class MultipleRead: Conversation {
     /// Called once when every target has its result (an async wait resumes from here).
     var onFinish: (() -> Void)?
 
+    /// Set while the answers are taken: a part that finishes at once must not pass for the end
+    /// of the whole read while later parts are not even started.
+    private var takingAnswers = false
+
     /// Calls `onFinish` if the read is done.
     private func notifyIfFinished() {
-        guard isFinished, let callback = onFinish else { return }
+        guard !takingAnswers, isFinished, let callback = onFinish else { return }
         onFinish = nil
         callback()
     }
@@ -61,6 +65,11 @@ final class MultipleRead: Conversation {
 
     /// Writes the pair list, sends the ConvertSelection and joins the connection's loop.
     func start() {
+        if connection.isLost {
+            fail(PasteboardError(.connectionLost, "lost the connection to the X server \"\(connection.displayName)\""), reusable: false)
+            notifyIfFinished()
+            return
+        }
         var pairs: [UInt] = []
         for (target, property) in zip(targets, properties) {
             connection.deleteProperty(on: connection.window, property)
@@ -103,6 +112,8 @@ final class MultipleRead: Conversation {
     }
 
     private func takeAnswers() {
+        takingAnswers = true
+        defer { takingAnswers = false }
         let atomPair = connection.atom("ATOM_PAIR")
         let pairs = connection.withProperty(on: connection.window, listProperty, delete: true) { header, bytes in
             header.format == 32 && (header.type == atomPair || header.type == .atom) ? PropertyFormat.items32(from: bytes) : nil

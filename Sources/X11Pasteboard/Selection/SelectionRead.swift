@@ -69,6 +69,12 @@ final class SelectionRead: Conversation {
 
     /// Sends the ConvertSelection and joins the connection's loop.
     func start() {
+        // Nothing will ever answer on a lost connection: end at once, not at a timeout that
+        // a dead loop no longer runs.
+        if connection.isLost {
+            finish(.failure(PasteboardError(.connectionLost, "lost the connection to the X server \"\(connection.displayName)\"")), reusable: false)
+            return
+        }
         connection.deleteProperty(on: connection.window, property)
         connection.convertSelection(selection, to: target, property: property, time: .current)
         connection.flush()
