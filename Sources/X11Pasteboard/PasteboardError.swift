@@ -39,3 +39,10 @@ public struct PasteboardError: Error, Sendable, Hashable, CustomStringConvertibl
     /// The message, ready for a `xpb: …` line.
     public var description: String { message }
 }
+
+extension PasteboardError {
+    /// The server of `displayName` is gone.
+    static func connectionLost(_ displayName: String) -> PasteboardError {
+        PasteboardError(.connectionLost, "lost the connection to the X server \"\(displayName)\"")
+    }
+}

@@ -165,7 +165,7 @@ final class DisplayLoop: Sendable {
     }
 
     private var lostError: PasteboardError {
-        PasteboardError(.connectionLost, "lost the connection to the X server \"\(displayName)\"")
+        PasteboardError.connectionLost(displayName)
     }
 
     /// A call's answer; whatever it made of a connection that broke under it is a failure.

@@ -66,7 +66,7 @@ final class MultipleRead: Conversation {
     /// Writes the pair list, sends the ConvertSelection and joins the connection's loop.
     func start() {
         if connection.isLost {
-            fail(PasteboardError(.connectionLost, "lost the connection to the X server \"\(connection.displayName)\""), reusable: false)
+            fail(PasteboardError.connectionLost(connection.displayName), reusable: false)
             notifyIfFinished()
             return
         }

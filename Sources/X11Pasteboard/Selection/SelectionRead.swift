@@ -72,7 +72,7 @@ final class SelectionRead: Conversation {
         // Nothing will ever answer on a lost connection: end at once, not at a timeout that
         // a dead loop no longer runs.
         if connection.isLost {
-            finish(.failure(PasteboardError(.connectionLost, "lost the connection to the X server \"\(connection.displayName)\"")), reusable: false)
+            finish(.failure(PasteboardError.connectionLost(connection.displayName)), reusable: false)
             return
         }
         connection.deleteProperty(on: connection.window, property)

@@ -74,7 +74,7 @@ extension XConnection {
 
     /// - Throws: `.connectionLost` once the server is gone.
     func checkAlive() throws(PasteboardError) {
-        if isLost { throw PasteboardError(.connectionLost, "lost the connection to the X server \"\(displayName)\"") }
+        if isLost { throw PasteboardError.connectionLost(displayName) }
     }
 
     private static func drain(_ descriptor: Int32) {
