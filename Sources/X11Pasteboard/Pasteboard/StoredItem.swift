@@ -106,15 +106,6 @@ enum PasteboardType {
         UTType(name) ?? TypeName.resolve(name) ?? UTType(importedAs: name)
     }
 
-    /// The type an owner's target carries. A reverse-DNS name that is no known type is another
-    /// xpb's private type, offered under its identifier: it reads back as that identifier.
-    static func forTarget(_ target: String) -> UTType? {
-        if !target.contains("/"), target.contains("."), UTType(target) == nil, TypeName.resolve(target) == nil {
-            return UTType(importedAs: target)
-        }
-        return XTargetCrosswalk.type(forTarget: target)
-    }
-
     static func bytes(of value: Any) -> [UInt8]? {
         switch value {
         case let string as String: Array(string.utf8)
