@@ -31,7 +31,7 @@ enum EngineThread {
     }
 }
 
-/// A counting semaphore, for a blocking call that waits for the engine thread's answer.
+/// A counting semaphore, for a blocking call that waits for its task's answer.
 final class Semaphore: @unchecked Sendable {
     // sem_t must not move once initialised, so it lives on the heap.
     private let semaphore = UnsafeMutablePointer<sem_t>.allocate(capacity: 1)

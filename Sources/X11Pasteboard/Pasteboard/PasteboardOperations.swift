@@ -1,7 +1,7 @@
 import FoundationEssentials
 import UniformTypes
 
-/// The work behind each `Pasteboard` member, run on the engine thread; the blocking members and
+/// The work behind each `Pasteboard` member, run as a task on the display's session; the blocking members and
 /// their `async` counterparts share it. Results are Sendable values: the caller's side turns
 /// them into `String`, `URL`, `Data` or dictionaries.
 enum PasteboardOperations {

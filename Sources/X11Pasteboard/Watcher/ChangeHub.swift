@@ -3,7 +3,7 @@ import Synchronization
 
 /// The change counts of the watched selections of one display and the streams that observe them.
 ///
-/// The engine thread records XFixes notifications; any thread reads counts and subscribes.
+/// The display's loop records XFixes notifications; any thread reads counts and subscribes.
 final class ChangeHub: Sendable {
     private struct Watched {
         var changeCount = 0
