@@ -1,9 +1,9 @@
 import FoundationEssentials
 import UniformTypes
 
-/// The work behind each `Pasteboard` member, run as a task on the display's session; the blocking members and
-/// their `async` counterparts share it. Results are Sendable values: the caller's side turns
-/// them into `String`, `URL`, `Data` or dictionaries.
+/// The work behind each `Pasteboard` member, run as a task on the display's session; the
+/// blocking members and their `async` counterparts share it. Results are Sendable values: the
+/// caller's side turns them into `String`, `URL`, `Data` or dictionaries.
 enum PasteboardOperations {
     typealias Operation<T: Sendable> = @Sendable (isolated DisplaySession, XAtom) async throws(PasteboardError) -> T
 
