@@ -4,18 +4,13 @@
 extension SelectionReader {
     /// What the owner of `selection` offers; as `offer(of:)`.
     func fetchOffer(of selection: XAtom, isolation: isolated (any Actor)? = #isolation) async throws(PasteboardError) -> TargetOffer {
-        let targetsAtom = connection.atom("TARGETS")
         let answer: (type: XAtom, bytes: [UInt8])
         do {
-            answer = try await fetch(selection, as: targetsAtom)
+            answer = try await fetch(selection, as: connection.atom("TARGETS"))
         } catch where error.code == .targetNotOffered {
-            return TargetOffer(targets: ["UTF8_STRING", "STRING"])
+            return .ofOwnersWithoutTARGETS
         }
-        guard answer.type == .atom || answer.type == targetsAtom else {
-            throw PasteboardError(.protocolViolation, "the owner of \(connection.name(of: selection) ?? "the selection") answered TARGETS with a property that is not a list of atoms")
-        }
-        let atoms = PropertyFormat.items32(from: answer.bytes).map(XAtom.init(rawValue:)).filter { $0 != .none }
-        return TargetOffer(targets: connection.names(of: atoms).compactMap { $0 })
+        return TargetOffer(targets: connection.names(of: try targetAtoms(answer, of: selection)).compactMap { $0 })
     }
 
     /// Converts `selection` to `target` and collects the bytes; as `read(_:as:)`.
@@ -48,24 +43,13 @@ extension SelectionReader {
             if multiple.failure?.code != .targetNotOffered, let results = multiple.results { return results }
         }
         // Every conversion is sent before the first answer is awaited: one round trip in all.
-        var pending: [(read: SelectionRead, collector: Collector)] = []
-        for target in targets {
-            let collector = Collector()
-            let read = SelectionRead(connection: connection, selection: selection, target: target, timeout: timeout) {
-                collector.bytes.append(contentsOf: $0)
+        let reads = collectingReads(of: selection, targets: targets)
+        reads.forEach { $0.read.start() }
+        for read in reads.map(\.read) where !read.isFinished {
+            await withCheckedContinuation(isolation: isolation) { (continuation: CheckedContinuation<Void, Never>) in
+                read.onFinish = { continuation.resume() }
             }
-            pending.append((read, collector))
         }
-        var results: [Result<(type: XAtom, bytes: [UInt8]), PasteboardError>] = []
-        for (index, (read, collector)) in pending.enumerated() {
-            if index == 0 { pending.forEach { $0.read.start() } }
-            if !read.isFinished {
-                await withCheckedContinuation(isolation: isolation) { (continuation: CheckedContinuation<Void, Never>) in
-                    read.onFinish = { continuation.resume() }
-                }
-            }
-            results.append(read.result!.map { (type: $0, bytes: collector.bytes) })
-        }
-        return results
+        return reads.map(\.outcome)
     }
 }

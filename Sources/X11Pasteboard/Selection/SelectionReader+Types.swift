@@ -1,5 +1,11 @@
 public import UniformTypes
 
+extension TargetOffer {
+    /// What an owner that refuses `TARGETS` is taken to offer: owners from before TARGETS was
+    /// common still convert text.
+    static let ofOwnersWithoutTARGETS = TargetOffer(targets: ["UTF8_STRING", "STRING"])
+}
+
 extension SelectionReader {
     /// What the owner of `selection` offers (its `TARGETS` answer). An owner that refuses
     /// `TARGETS` is taken to offer `UTF8_STRING` and `STRING`: owners from before TARGETS was
@@ -10,7 +16,7 @@ extension SelectionReader {
         do {
             return TargetOffer(targets: connection.names(of: try targets(of: selection)).compactMap { $0 })
         } catch where error.code == .targetNotOffered {
-            return TargetOffer(targets: ["UTF8_STRING", "STRING"])
+            return .ofOwnersWithoutTARGETS
         }
     }
 

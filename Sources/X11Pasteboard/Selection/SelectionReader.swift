@@ -18,16 +18,17 @@ public struct SelectionReader {
     ///
     /// - Throws: `.noOwner`, `.timedOut`, `.targetNotOffered` (an owner that refuses TARGETS).
     public func targets(of selection: XAtom) throws(PasteboardError) -> [XAtom] {
-        let targetsAtom = connection.atom("TARGETS")
-        var atoms: [XAtom] = []
-        let type = try convert(selection, to: targetsAtom) { bytes in
-            // A TARGETS reply is a list of 32-bit atoms, of type ATOM (or TARGETS, from old owners).
-            atoms.append(contentsOf: PropertyFormat.items32(from: bytes).map(XAtom.init(rawValue:)))
-        }
-        guard type == .atom || type == targetsAtom else {
+        let answer = try read(selection, as: connection.atom("TARGETS"))
+        return try targetAtoms(answer, of: selection)
+    }
+
+    /// The atoms of a TARGETS answer: a list of 32-bit atoms, of type ATOM (or TARGETS, from
+    /// old owners).
+    func targetAtoms(_ answer: (type: XAtom, bytes: [UInt8]), of selection: XAtom) throws(PasteboardError) -> [XAtom] {
+        guard answer.type == .atom || answer.type == connection.atom("TARGETS") else {
             throw PasteboardError(.protocolViolation, "the owner of \(connection.name(of: selection) ?? "the selection") answered TARGETS with a property that is not a list of atoms")
         }
-        return atoms.filter { $0 != .none }
+        return PropertyFormat.items32(from: answer.bytes).map(XAtom.init(rawValue:)).filter { $0 != .none }
     }
 
     /// Converts `selection` to `target` and hands the bytes to `sink` as they arrive; owners,
@@ -74,19 +75,36 @@ public struct SelectionReader {
             // An owner that lists MULTIPLE but refuses it still converts one target at a time.
             if multiple.failure?.code != .targetNotOffered, let results = multiple.results { return results }
         }
-        let collected = targets.map { _ in Collector() }
-        let reads = zip(targets, collected).map { target, collector in
-            SelectionRead(connection: connection, selection: selection, target: target, timeout: timeout) {
+        let reads = collectingReads(of: selection, targets: targets)
+        reads.forEach { $0.read.start() }
+        try connection.events.pump(until: { reads.allSatisfy { $0.read.isFinished } })
+        return reads.map(\.outcome)
+    }
+
+    /// One read per target, each collecting its bytes, not started yet.
+    func collectingReads(of selection: XAtom, targets: [XAtom]) -> [CollectingRead] {
+        targets.map { target in
+            let collector = Collector()
+            let read = SelectionRead(connection: connection, selection: selection, target: target, timeout: timeout) {
                 collector.bytes.append(contentsOf: $0)
             }
+            return CollectingRead(read: read, collector: collector)
         }
-        reads.forEach { $0.start() }
-        try connection.events.pump(until: { reads.allSatisfy(\.isFinished) })
-        return zip(reads, collected).map { read, collector in read.result!.map { (type: $0, bytes: collector.bytes) } }
     }
 }
 
 /// Bytes that a read's sink appends to.
 final class Collector {
     var bytes: [UInt8] = []
+}
+
+/// A read whose bytes are collected whole.
+struct CollectingRead {
+    let read: SelectionRead
+    let collector: Collector
+
+    /// The type and bytes, or why the read failed; only once the read is finished.
+    var outcome: Result<(type: XAtom, bytes: [UInt8]), PasteboardError> {
+        read.result!.map { (type: $0, bytes: collector.bytes) }
+    }
 }
