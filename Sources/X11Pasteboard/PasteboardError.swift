@@ -46,3 +46,10 @@ extension PasteboardError {
         PasteboardError(.connectionLost, "lost the connection to the X server \"\(displayName)\"")
     }
 }
+
+extension PasteboardError {
+    /// A read brought more than `limit` bytes and was abandoned.
+    static func tooLarge(_ limit: Int) -> PasteboardError {
+        PasteboardError(.outputFailed, "the data is larger than the limit of \(limit) bytes")
+    }
+}

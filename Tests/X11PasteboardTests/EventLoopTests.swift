@@ -118,7 +118,7 @@ import XTestSupport
         let selection = connection.atom(name.rawValue)
         let multiple = MultipleRead(
             connection: connection, selection: selection, targets: connection.atoms(["text/html", "image/png"]), timeout: .seconds(5))
-        var resultsWhenNotified: [Result<(type: XAtom, bytes: [UInt8]), PasteboardError>]?
+        var resultsWhenNotified: [Result<ConvertedValue, PasteboardError>]?
         var notified = false
         multiple.onFinish = {
             notified = true

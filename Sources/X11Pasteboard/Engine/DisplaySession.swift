@@ -234,8 +234,8 @@ actor DisplaySession: Conversation {
     private func read(_ plans: [ReadPlan], from selection: XAtom, multiple: Bool) async -> [StoredItem.Representation?] {
         let results = await reader.fetch(selection, targets: connection.atoms(plans.map(\.target)), viaMultiple: multiple)
         return zip(plans, results).map { plan, result in
-            guard case let .success((replyType, bytes)) = result, let type = plan.type,
-                let decoded = try? plan.decode(bytes, replyType: connection.name(of: replyType) ?? "")
+            guard case let .success(value) = result, let type = plan.type,
+                let decoded = try? plan.decode(value.bytes, replyType: connection.name(of: value.type) ?? "")
             else { return nil }
             return StoredItem.Representation(type: type, bytes: decoded)
         }

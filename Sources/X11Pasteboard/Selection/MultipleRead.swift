@@ -7,6 +7,8 @@ final class MultipleRead: Conversation {
     let selection: XAtom
     let targets: [XAtom]
     let timeout: Duration
+    /// The most bytes one target may bring; past it, that target fails alone.
+    let byteLimit: Int
     private let listProperty: XAtom
     private let properties: [XAtom]
     private var collected: [[UInt8]]
@@ -17,14 +19,14 @@ final class MultipleRead: Conversation {
     private(set) var failure: PasteboardError?
 
     /// Per target, in order: its type and bytes, or why it failed; nil until the read is done.
-    var results: [Result<(type: XAtom, bytes: [UInt8]), PasteboardError>]? {
+    var results: [Result<ConvertedValue, PasteboardError>]? {
         if let failure { return targets.map { _ in .failure(failure) } }
         guard answered, parts.allSatisfy({ $0?.isFinished ?? true }) else { return nil }
         return parts.indices.map { index in
             guard let part = parts[index], let result = part.result else {
                 return .failure(PasteboardError(.targetNotOffered, "the owner refused one target of MULTIPLE"))
             }
-            return result.map { (type: $0, bytes: collected[index]) }
+            return result.map { ConvertedValue(type: $0, format: part.format, bytes: collected[index]) }
         }
     }
 
@@ -51,8 +53,9 @@ final class MultipleRead: Conversation {
     }
 
     /// Prepares the read of `targets`; `start()` sends it.
-    init(connection: XConnection, selection: XAtom, targets: [XAtom], timeout: Duration) {
+    init(connection: XConnection, selection: XAtom, targets: [XAtom], timeout: Duration, byteLimit: Int = .max) {
         self.connection = connection
+        self.byteLimit = byteLimit
         self.selection = selection
         self.targets = targets
         self.timeout = timeout
@@ -136,7 +139,11 @@ final class MultipleRead: Conversation {
             let part = SelectionRead(
                 connection: connection, selection: selection, target: targets[index], answeredIn: answered,
                 timeout: timeout
-            ) { [weak self] bytes in self?.collected[index].append(contentsOf: bytes) }
+            ) { [weak self] bytes in
+                guard let self else { return }
+                guard collected[index].count + bytes.count <= byteLimit else { throw PasteboardError.tooLarge(byteLimit) }
+                collected[index].append(contentsOf: bytes)
+            }
             part.onFinish = { [weak self] in self?.notifyIfFinished() }
             parts[index] = part
             part.takeAnswer()

@@ -26,6 +26,8 @@ final class SelectionRead: Conversation {
     /// The type the owner gave the data (it names the encoding of `TEXT`), or why it failed;
     /// nil while the read goes on.
     private(set) var result: Result<XAtom, PasteboardError>?
+    /// The property format of the data (8, 16 or 32), as the owner wrote it.
+    private(set) var format = 8
 
     var isFinished: Bool { result != nil }
 
@@ -134,6 +136,7 @@ final class SelectionRead: Conversation {
                 if header.type == incr {
                     incremental = true
                 } else {
+                    format = header.format
                     try deliver(bytes)
                 }
                 return header.type
@@ -166,6 +169,7 @@ final class SelectionRead: Conversation {
                 if let chunkType, chunkType != header.type {
                     throw PasteboardError(.protocolViolation, "the owner of \(describe(selection)) changed the type of the data in the middle of a transfer")
                 }
+                format = header.format
                 try deliver(bytes)
                 state = .receivingChunks(type: header.type)
                 return nil

@@ -31,7 +31,7 @@ extension SelectionReader {
     /// Several targets at once; as `read(_:targets:viaMultiple:)`.
     func fetch(
         _ selection: XAtom, targets: [XAtom], viaMultiple: Bool, isolation: isolated (any Actor)? = #isolation
-    ) async -> [Result<(type: XAtom, bytes: [UInt8]), PasteboardError>] {
+    ) async -> [Result<ConvertedValue, PasteboardError>] {
         if targets.isEmpty { return [] }
         if viaMultiple && targets.count > 1 {
             let multiple = MultipleRead(connection: connection, selection: selection, targets: targets, timeout: timeout)

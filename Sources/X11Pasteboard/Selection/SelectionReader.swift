@@ -63,29 +63,33 @@ public struct SelectionReader {
     /// `viaMultiple` (the owner listed it in TARGETS; Qt and GTK do), else as conversions that
     /// run side by side. Each target gets its own result, in order.
     ///
+    /// A target that brings more than `byteLimit` bytes fails alone (`.outputFailed`), its
+    /// transfer abandoned as soon as it passes the limit.
+    ///
     /// - Throws: only `.connectionLost`; every other failure is that target's result.
     public func read(
-        _ selection: XAtom, targets: [XAtom], viaMultiple: Bool
-    ) throws(PasteboardError) -> [Result<(type: XAtom, bytes: [UInt8]), PasteboardError>] {
+        _ selection: XAtom, targets: [XAtom], viaMultiple: Bool, byteLimit: Int = .max
+    ) throws(PasteboardError) -> [Result<ConvertedValue, PasteboardError>] {
         if targets.isEmpty { return [] }
         if viaMultiple && targets.count > 1 {
-            let multiple = MultipleRead(connection: connection, selection: selection, targets: targets, timeout: timeout)
+            let multiple = MultipleRead(connection: connection, selection: selection, targets: targets, timeout: timeout, byteLimit: byteLimit)
             multiple.start()
             try connection.events.pump(until: { multiple.isFinished })
             // An owner that lists MULTIPLE but refuses it still converts one target at a time.
             if multiple.failure?.code != .targetNotOffered, let results = multiple.results { return results }
         }
-        let reads = collectingReads(of: selection, targets: targets)
+        let reads = collectingReads(of: selection, targets: targets, byteLimit: byteLimit)
         reads.forEach { $0.read.start() }
         try connection.events.pump(until: { reads.allSatisfy { $0.read.isFinished } })
         return reads.map(\.outcome)
     }
 
     /// One read per target, each collecting its bytes, not started yet.
-    func collectingReads(of selection: XAtom, targets: [XAtom]) -> [CollectingRead] {
+    func collectingReads(of selection: XAtom, targets: [XAtom], byteLimit: Int = .max) -> [CollectingRead] {
         targets.map { target in
             let collector = Collector()
             let read = SelectionRead(connection: connection, selection: selection, target: target, timeout: timeout) {
+                guard collector.bytes.count + $0.count <= byteLimit else { throw PasteboardError.tooLarge(byteLimit) }
                 collector.bytes.append(contentsOf: $0)
             }
             return CollectingRead(read: read, collector: collector)
@@ -104,7 +108,17 @@ struct CollectingRead {
     let collector: Collector
 
     /// The type and bytes, or why the read failed; only once the read is finished.
-    var outcome: Result<(type: XAtom, bytes: [UInt8]), PasteboardError> {
-        read.result!.map { (type: $0, bytes: collector.bytes) }
+    var outcome: Result<ConvertedValue, PasteboardError> {
+        read.result!.map { ConvertedValue(type: $0, format: read.format, bytes: collector.bytes) }
     }
+}
+
+/// One target's data, read whole.
+public struct ConvertedValue: Sendable {
+    /// The type the owner gave the data (it names the encoding of `TEXT`, say).
+    public var type: XAtom
+    /// The property format: 8 for bytes, 16 or 32 for lists of integers.
+    public var format: Int
+    /// The data, format-32 items packed as 32-bit values.
+    public var bytes: [UInt8]
 }

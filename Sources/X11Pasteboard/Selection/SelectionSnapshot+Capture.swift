@@ -1,0 +1,40 @@
+import UniformTypes
+
+extension SelectionSnapshot {
+    /// Reads every representation the owner of `selection` offers (its `TARGETS` without the
+    /// protocol targets), in one `MULTIPLE` round trip when the owner offers it, else side by
+    /// side, and records each answer's target, type, format and bytes.
+    ///
+    /// Representations that would take the total past `sizeLimit` bytes are left out (a read is
+    /// abandoned as soon as it passes the limit), and so are targets the owner refuses. Content
+    /// marked secret is not read at all: the result is nil. A secret hint that cannot be read
+    /// counts as a secret.
+    ///
+    /// - Throws: `.noOwner`, `.timedOut`, `.protocolViolation` (for `TARGETS` itself),
+    ///   `.connectionLost`.
+    public static func capture(
+        _ selection: XAtom, with reader: SelectionReader, sizeLimit: Int = 256 << 20
+    ) throws(PasteboardError) -> SelectionSnapshot? {
+        let connection = reader.connection
+        let offer = try reader.offer(of: selection)
+        if offer.marksConcealment {
+            if offer.targets.contains(UTType.concealed.identifier) { return nil }
+            guard let hint = try? reader.read(selection, as: connection.atom(ConcealedContent.hintTarget)),
+                !ConcealedContent.isSecret(hint: hint.bytes)
+            else { return nil }
+        }
+        let results = try reader.read(
+            selection, targets: connection.atoms(offer.targets), viaMultiple: offer.supportsMultiple, byteLimit: sizeLimit)
+        var representations: [Representation] = []
+        var total = 0
+        for (target, result) in zip(offer.targets, results) {
+            guard case let .success(value) = result, total + value.bytes.count <= sizeLimit else { continue }
+            total += value.bytes.count
+            representations.append(
+                Representation(target: target, type: connection.name(of: value.type) ?? target, format: value.format, bytes: value.bytes))
+        }
+        let snapshot = SelectionSnapshot(representations: representations)
+        // The hint may have changed between its read and the rest (a new owner, even).
+        return snapshot.isSensitive ? nil : snapshot
+    }
+}
