@@ -74,7 +74,7 @@ let package = Package(
         .testTarget(name: "X11PasteboardTests", dependencies: ["X11Pasteboard", "UniformTypes", "CX11", "XTestSupport"]),
         .testTarget(
             name: "xpbTests",
-            dependencies: ["xpb", "X11Pasteboard", "UniformTypes", "XTestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["xpb", "X11Pasteboard", "UniformTypes", "ClipboardHistory", "XTestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
     ]
 )
