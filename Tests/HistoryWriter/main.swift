@@ -3,7 +3,10 @@
 //
 // Usage: history-writer DIRECTORY
 // Entry n: UTF8_STRING "entry n" and, on every other entry, 200 KiB of application/octet-stream
-// (a file beside the database) whose bytes are `HistoryWriterPattern.bytes(n)`.
+// (a file beside the database) whose bytes are `pattern(n)`.
+//
+// history-writer DIRECTORY COUNT records COUNT entries like a day of copying (a sentence of text
+// and its HTML) and exits: the benchmark's history.
 import ClipboardHistory
 import Glibc
 import X11Pasteboard
@@ -11,6 +14,16 @@ import X11Pasteboard
 let directory = CommandLine.arguments[1]
 do {
     let store = try HistoryStore(directory: directory, limits: .init(maxEntries: 100_000))
+    if CommandLine.arguments.count > 2, let count = Int(CommandLine.arguments[2]) {
+        for n in 0..<count {
+            let text = "Entry \(n): the quick brown fox jumps over the lazy dog, item \(n * 7919 % 10007) of the list"
+            try store.record(SelectionSnapshot(representations: [
+                .init(target: "UTF8_STRING", type: "UTF8_STRING", bytes: Array(text.utf8)),
+                .init(target: "text/html", type: "text/html", bytes: Array("<p>\(text)</p>".utf8)),
+            ]))
+        }
+        exit(0)
+    }
     var n = 0
     while true {
         var representations = [SelectionSnapshot.Representation(target: "UTF8_STRING", type: "UTF8_STRING", bytes: Array("entry \(n)".utf8))]
