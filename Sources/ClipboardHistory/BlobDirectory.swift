@@ -1,4 +1,3 @@
-import Foundation
 import Glibc
 
 /// The content-addressed files beside the database that hold large representations:
@@ -164,7 +163,7 @@ enum FileSystem {
 final class WriterLock: @unchecked Sendable {
     private let fd: Int32
     // flock does not exclude threads that share the descriptor.
-    private let threads = NSLock()
+    private let threads = ThreadLock()
 
     init(path: String) throws(HistoryError) {
         fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
@@ -174,13 +173,33 @@ final class WriterLock: @unchecked Sendable {
     deinit { close(fd) }
 
     /// Runs `body` holding the lock.
-    func withLock<T>(_ body: () throws -> T) throws -> T {
-        threads.lock()
-        defer { threads.unlock() }
-        while flock(fd, LOCK_EX) != 0 {
-            guard errno == EINTR else { throw FileSystem.error("cannot lock the history") }
+    func withLock<T>(_ body: () throws(HistoryError) -> T) throws(HistoryError) -> T {
+        let fd = self.fd
+        return try threads.locked { () throws(HistoryError) -> T in
+            while flock(fd, LOCK_EX) != 0 {
+                guard errno == EINTR else { throw FileSystem.error("cannot lock the history") }
+            }
+            defer { flock(fd, LOCK_UN) }
+            return try body()
         }
-        defer { flock(fd, LOCK_UN) }
+    }
+}
+
+/// A pthread mutex: excludes the threads of one process (TSan and every platform know it).
+final class ThreadLock: @unchecked Sendable {
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+
+    init() { pthread_mutex_init(mutex, nil) }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    /// Runs `body` holding the mutex.
+    func locked<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
         return try body()
     }
 }
