@@ -20,6 +20,7 @@ indirect enum JSONValue: Sendable, Equatable {
     /// Compact JSON text (no spaces), one line.
     var serialized: String {
         var out = ""
+        out.reserveCapacity(4096)
         write(to: &out)
         return out
     }
