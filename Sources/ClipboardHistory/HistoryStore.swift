@@ -75,8 +75,10 @@ public final class HistoryStore: @unchecked Sendable {
         let connection = try SQLiteDatabase(path: path, busyTimeout: 10_000)
         // WAL: readers (xpb history) never wait for the writer (the daemon). FULL: a committed
         // entry survives a power loss too, not only a crash of xpb.
-        try connection.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON")
-        try HistorySchema.prepare(connection)
+        try HistoryStore.describing("open the history in \(directory)") { () throws(HistoryError) in
+            try connection.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON")
+            try HistorySchema.prepare(connection)
+        }
         self.connection = connection
         try sweepUnusedBlobs()
     }
