@@ -47,7 +47,8 @@ let package = Package(
             ]
         ),
         .testTarget(name: "UniformTypesTests", dependencies: ["UniformTypes"]),
-        // Records into a history in a loop until killed: the crash-safety test's child.
+        // Records into a history: in a loop until killed (the crash-safety tests), or N entries
+        // (the benchmark's history).
         .executableTarget(name: "history-writer", dependencies: ["ClipboardHistory", "X11Pasteboard"], path: "Tests/HistoryWriter"),
         .testTarget(
             name: "ClipboardHistoryTests",
