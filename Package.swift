@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "X11Pasteboard", targets: ["X11Pasteboard"]),
         .library(name: "UniformTypes", targets: ["UniformTypes"]),
+        .library(name: "ClipboardHistory", targets: ["ClipboardHistory"]),
         .executable(name: "xpb", targets: ["xpb"]),
     ],
     dependencies: [
@@ -30,10 +31,15 @@ let package = Package(
         .target(
             name: "X11Pasteboard",
             dependencies: ["CX11", "CSystemShims", "UniformTypes", .product(name: "SystemPackage", package: "swift-system")]),
+        // SQLite as the system installs it, for the history (FTS5 and WAL are in Debian's build).
+        .systemLibrary(name: "CSQLite", path: "Modules/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // The history of the clipboard on disk: snapshots in SQLite, large ones as files beside it.
+        .target(name: "ClipboardHistory", dependencies: ["CSQLite", "X11Pasteboard", "UniformTypes"]),
         .executableTarget(
             name: "xpb",
             dependencies: [
                 "X11Pasteboard",
+                "ClipboardHistory",
                 "UniformTypes",
                 "CSystemShims",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -41,6 +47,12 @@ let package = Package(
             ]
         ),
         .testTarget(name: "UniformTypesTests", dependencies: ["UniformTypes"]),
+        // Records into a history: in a loop until killed (the crash-safety tests), or N entries
+        // (the benchmark's history).
+        .executableTarget(name: "history-writer", dependencies: ["ClipboardHistory", "X11Pasteboard"], path: "Tests/HistoryWriter"),
+        .testTarget(
+            name: "ClipboardHistoryTests",
+            dependencies: ["ClipboardHistory", "X11Pasteboard", "UniformTypes", "XTestSupport", "history-writer"]),
         // What the Pasteboard documentation shows, built so that it keeps compiling; the tests
         // also run it as a writer that exits (the clipboard manager hand-off).
         .executableTarget(
@@ -61,7 +73,7 @@ let package = Package(
         .testTarget(name: "X11PasteboardTests", dependencies: ["X11Pasteboard", "UniformTypes", "CX11", "XTestSupport"]),
         .testTarget(
             name: "xpbTests",
-            dependencies: ["xpb", "X11Pasteboard", "UniformTypes", "XTestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["xpb", "X11Pasteboard", "UniformTypes", "ClipboardHistory", "XTestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
     ]
 )

@@ -1,0 +1,376 @@
+public import FoundationEssentials
+import Glibc
+public import X11Pasteboard
+
+/// The clipboard's history on disk: every representation of each entry, newest first, in an
+/// SQLite database (WAL) with large representations as content-addressed files beside it.
+///
+/// Several processes may use one directory at once (the daemon records while `xpb history`
+/// lists or restores): SQLite's locks order the database, and a lock file orders the blob files.
+/// Each entry is written in one transaction after its files are durable, so `kill -9` at any
+/// moment loses at most the entry being written. Sensitive content is never written at all.
+public final class HistoryStore: @unchecked Sendable {
+    /// How much the history keeps; the oldest entries go first when one is passed.
+    public struct Limits: Sendable, Equatable {
+        /// The most entries kept.
+        public var maxEntries = 1000
+        /// The most bytes kept, all entries together (the newest entry is always kept whole).
+        public var maxTotalBytes = 1 << 30
+        /// Representations larger than this go to files beside the database.
+        public var inlineThreshold = 64 << 10
+
+        /// Creates limits (the defaults: 1000 entries, 1 GiB, files above 64 KiB).
+        public init(maxEntries: Int = 1000, maxTotalBytes: Int = 1 << 30, inlineThreshold: Int = 64 << 10) {
+            self.maxEntries = maxEntries
+            self.maxTotalBytes = maxTotalBytes
+            self.inlineThreshold = inlineThreshold
+        }
+    }
+
+    /// The most bytes of an entry's text kept for listings and search.
+    public static let textLimit = 256 << 10
+
+    /// The name of the database file in the directory.
+    public static let databaseName = "history.sqlite"
+
+    /// The directory the history lives in.
+    public let directory: String
+    /// The limits in force.
+    public let limits: Limits
+
+    /// One connection, used by one thread at a time (`access`).
+    private let connection: SQLiteDatabase
+    private let access = ThreadLock()
+    private let blobs: BlobDirectory
+    private let writerLock: WriterLock
+
+    /// The history's directory: `$XDG_STATE_HOME/xpb`, else `~/.local/state/xpb` (XDG Base
+    /// Directory: a relative `XDG_STATE_HOME` is ignored).
+    public static func defaultDirectory(environment: [String: String]) -> String {
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return "\(state)/xpb" }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? homeFromPasswd() ?? "/"
+        return "\(home.hasSuffix("/") ? String(home.dropLast()) : home)/.local/state/xpb"
+    }
+
+    /// Whether `directory` holds a history database (`xpb history` says so rather than creating one).
+    public static func exists(in directory: String) -> Bool {
+        Glibc.access("\(directory)/\(databaseName)", F_OK) == 0
+    }
+
+    /// Opens the history in `directory`, creating it if needed: the directory with mode 0700,
+    /// every file with 0600, the database in WAL mode.
+    public init(directory: String, limits: Limits = .init()) throws {
+        self.directory = directory
+        self.limits = limits
+        blobs = BlobDirectory(path: "\(directory)/blobs")
+        try FileSystem.makeDirectory(directory)
+        chmod(directory, 0o700)
+        try FileSystem.makeDirectory(blobs.path)
+        chmod(blobs.path, 0o700)
+        writerLock = try WriterLock(path: "\(directory)/lock")
+        let path = "\(directory)/\(HistoryStore.databaseName)"
+        // SQLite gives the -wal and -shm files the mode of the database file: make that 0600
+        // before SQLite creates anything.
+        try FileSystem.createPrivateFile(path)
+        let connection = try SQLiteDatabase(path: path, busyTimeout: 10_000)
+        // WAL: readers (xpb history) never wait for the writer (the daemon). FULL: a committed
+        // entry survives a power loss too, not only a crash of xpb.
+        try HistoryStore.describing("open the history in \(directory)") { () throws(HistoryError) in
+            try connection.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON")
+            try HistorySchema.prepare(connection)
+        }
+        self.connection = connection
+        try sweepUnusedBlobs()
+    }
+
+    // MARK: Recording
+
+    /// Adds `snapshot` as the newest entry. An entry equal to one already kept is not stored
+    /// twice: that one moves to the top with the new time.
+    /// - Returns: false when the snapshot was refused: sensitive (it is not written anywhere),
+    ///   empty, or larger than `limits.maxTotalBytes`.
+    @discardableResult
+    public func record(_ snapshot: SelectionSnapshot, selection: String = "CLIPBOARD", at date: Date = Date()) throws -> Bool {
+        guard !snapshot.isSensitive, !snapshot.representations.isEmpty, snapshot.size > 0,
+            snapshot.size <= limits.maxTotalBytes
+        else { return false }
+        // Hashing (SHA-256 of large representations) happens before any lock is taken.
+        let prepared = PreparedEntry(snapshot, inlineThreshold: limits.inlineThreshold)
+        let time = SQLValue.real(date.timeIntervalSince1970)
+        try writing("record an entry") { (db) throws(HistoryError) in
+            if let existing = try db.scalar("SELECT id FROM entry WHERE digest = ? ORDER BY seq DESC LIMIT 1", [.blob(prepared.digest)]) {
+                try db.run(
+                    "UPDATE entry SET seq = (SELECT MAX(seq) FROM entry) + 1, time = ?, selection = ? WHERE id = ?",
+                    [time, .text(selection), .integer(existing)])
+                return
+            }
+            for representation in prepared.representations {
+                if let blob = representation.blob { try blobs.store(representation.bytes, as: blob) }
+            }
+            try db.run(
+                """
+                INSERT INTO entry (seq, time, selection, digest, size, targets, types, text)
+                VALUES (COALESCE((SELECT MAX(seq) FROM entry), 0) + 1, ?, ?, ?, ?, ?, ?, ?)
+                """,
+                [
+                    time, .text(selection), .blob(prepared.digest), .integer(Int64(snapshot.size)),
+                    .text(prepared.targets.joined(separator: "\n")), .text(prepared.types.joined(separator: "\n")),
+                    .optionalText(prepared.text),
+                ])
+            let id = db.lastInsertedRowID
+            for (position, representation) in prepared.representations.enumerated() {
+                try db.run(
+                    """
+                    INSERT INTO representation (entry, position, target, type, format, size, bytes, blob)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                    [
+                        .integer(id), .integer(Int64(position)), .text(representation.target), .text(representation.type),
+                        .integer(Int64(representation.format)), .integer(Int64(representation.bytes.count)),
+                        representation.blob == nil ? .blob(representation.bytes) : .null, .optionalText(representation.blob),
+                    ])
+            }
+            try evictOldest(db)
+        }
+        return true
+    }
+
+    /// Drops the oldest entries until the history is within its limits, keeping the newest.
+    private func evictOldest(_ db: SQLiteDatabase) throws(HistoryError) {
+        var count = Int(try db.scalar("SELECT COUNT(*) FROM entry") ?? 0)
+        var total = Int(try db.scalar("SELECT COALESCE(SUM(size), 0) FROM entry") ?? 0)
+        guard count > limits.maxEntries || total > limits.maxTotalBytes else { return }
+        let oldest = try db.query("SELECT id, size FROM entry ORDER BY seq ASC") { row in (row.int(0), Int(row.int(1))) }
+        var doomed: [Int64] = []
+        for (id, size) in oldest where count > 1 && (count > limits.maxEntries || total > limits.maxTotalBytes) {
+            doomed.append(id)
+            total -= size
+            count -= 1
+        }
+        for id in doomed { try db.run("DELETE FROM entry WHERE id = ?", [.integer(id)]) }
+    }
+
+    // MARK: Reading
+
+    /// The entries, newest first (index 0 is the newest); at most `limit` of them.
+    public func entries(limit: Int? = nil) throws -> [HistoryEntry] {
+        try reading("list the history") { (db) throws(HistoryError) in
+            var index = 0
+            return try db.query(
+                "SELECT id, time, size, targets, types, text FROM entry ORDER BY seq DESC LIMIT ?", [.integer(Int64(limit ?? -1))]
+            ) { row in
+                defer { index += 1 }
+                return HistoryStore.entry(from: row, index: index)
+            }
+        }
+    }
+
+    /// The entries whose text holds every word of `words` (full-text search; each word also
+    /// matches as a prefix), newest first, with their indexes in the whole history.
+    public func search(_ words: String, limit: Int? = nil) throws -> [HistoryEntry] {
+        let query = HistoryStore.matchQuery(words)
+        guard !query.isEmpty else { return [] }
+        return try reading("search the history") { (db) throws(HistoryError) in
+            try db.query(
+                """
+                SELECT id, time, size, targets, types, text, position FROM (
+                    SELECT *, ROW_NUMBER() OVER (ORDER BY seq DESC) - 1 AS position FROM entry
+                ) AS numbered
+                WHERE id IN (SELECT rowid FROM entry_text WHERE entry_text MATCH ?)
+                ORDER BY seq DESC LIMIT ?
+                """,
+                [.text(query), .integer(Int64(limit ?? -1))]
+            ) { row in HistoryStore.entry(from: row, index: Int(row.int(6))) }
+        }
+    }
+
+    /// Every representation of entry `index` (0 is the newest), with the bytes from the
+    /// database or from their file.
+    /// - Throws: `HistoryError` with `isMissingEntry` when there is no such entry.
+    public func snapshot(at index: Int) throws -> SelectionSnapshot {
+        var representations: [SelectionSnapshot.Representation] = []
+        for row in try stored(at: index) {
+            var bytes = row.bytes ?? []
+            if let blob = row.blob {
+                do {
+                    bytes = try blobs.read(blob)
+                } catch {
+                    throw HistoryError.damaged(index, file: blobs.file(blob))
+                }
+            }
+            representations.append(.init(target: row.target, type: row.type, format: row.format, bytes: bytes))
+        }
+        return SelectionSnapshot(representations: representations)
+    }
+
+    /// What an owner serves to hand entry `index` out again, every target with its recorded
+    /// type, format and bytes, like `snapshot(at:).content`, but the representations kept as
+    /// files are read only when a client first asks for them: a restored 200 MiB image costs
+    /// nothing until it is pasted. The files are opened now, so deleting the entry meanwhile
+    /// does not take its data away.
+    /// - Throws: `HistoryError` with `isMissingEntry` when there is no such entry.
+    public func content(at index: Int) throws -> SelectionContent {
+        var snapshot = SelectionSnapshot(representations: [])
+        var entries: [SelectionContent.Entry] = []
+        for row in try stored(at: index) {
+            if let blob = row.blob {
+                let file: OpenFile
+                do {
+                    file = try OpenFile(blobs.file(blob))
+                } catch {
+                    throw HistoryError.damaged(index, file: blobs.file(blob))
+                }
+                let (type, format) = (row.type, row.format)
+                entries.append(SelectionContent.Entry(target: row.target) {
+                    file.bytes().map { ServedValue(bytes: $0, type: type, format: format) }
+                })
+            } else {
+                let representation = SelectionSnapshot.Representation(
+                    target: row.target, type: row.type, format: row.format, bytes: row.bytes ?? [])
+                snapshot.representations.append(representation)
+                entries.append(
+                    SelectionContent.Entry(
+                        target: row.target, value: ServedValue(bytes: representation.bytes, type: row.type, format: row.format)))
+            }
+        }
+        // Only small representations can mark a secret, and a secret was never recorded; the
+        // check stays so that this content can never be handed to a clipboard manager if it was.
+        return SelectionContent(entries: entries, isSensitive: snapshot.isSensitive)
+    }
+
+    private typealias StoredRepresentation = (target: String, type: String, format: Int, bytes: [UInt8]?, blob: String?)
+
+    /// Entry `index`'s representation rows, in order.
+    private func stored(at index: Int) throws(HistoryError) -> [StoredRepresentation] {
+        try reading("read history entry \(index)") { (db) throws(HistoryError) in
+            let id = try HistoryStore.id(at: index, db)
+            return try db.query(
+                "SELECT target, type, format, bytes, blob FROM representation WHERE entry = ? ORDER BY position", [.integer(id)]
+            ) { row in (row.text(0) ?? "", row.text(1) ?? "", Int(row.int(2)), row.blob(3), row.text(4)) }
+        }
+    }
+
+    /// The newest entry's snapshot, nil when the history is empty.
+    public func newest() throws -> SelectionSnapshot? {
+        do {
+            return try snapshot(at: 0)
+        } catch let error as HistoryError where error.isMissingEntry {
+            return nil
+        }
+    }
+
+    /// The number of entries.
+    public func count() throws -> Int {
+        try reading("count the history") { (db) throws(HistoryError) in Int(try db.scalar("SELECT COUNT(*) FROM entry") ?? 0) }
+    }
+
+    // MARK: Deleting
+
+    /// Deletes entry `index` (0 is the newest) and the files only it used.
+    /// - Throws: `HistoryError` with `isMissingEntry` when there is no such entry.
+    public func delete(at index: Int) throws {
+        try writing("delete history entry \(index)") { (db) throws(HistoryError) in
+            try db.run("DELETE FROM entry WHERE id = ?", [.integer(try HistoryStore.id(at: index, db))])
+        }
+    }
+
+    /// Deletes every entry and every file.
+    public func clear() throws {
+        try writing("clear the history") { (db) throws(HistoryError) in
+            try db.execute("DELETE FROM entry")
+        }
+        // Give the space back now rather than leave a large WAL and free pages behind.
+        access.locked { try? connection.execute("PRAGMA wal_checkpoint(TRUNCATE); VACUUM") }
+    }
+
+    // MARK: Internals
+
+    /// Runs `body` in an immediate transaction holding the writer lock, then deletes the blob
+    /// files no entry uses any more (after the commit: a crash in between leaves only unused
+    /// files, which the next sweep removes).
+    private func writing(_ what: String, _ body: (SQLiteDatabase) throws(HistoryError) -> Void) throws(HistoryError) {
+        try HistoryStore.describing("\(what) in \(directory)") { () throws(HistoryError) in
+            try writerLock.withLock { () throws(HistoryError) in
+                let unused = try access.locked { () throws(HistoryError) -> Set<String> in
+                    let db = connection
+                    return try db.transaction(immediate: true) { () throws(HistoryError) -> Set<String> in
+                        let before = try HistoryStore.usedBlobs(db)
+                        try body(db)
+                        return before.subtracting(try HistoryStore.usedBlobs(db))
+                    }
+                }
+                for blob in unused { blobs.remove(blob) }
+            }
+        }
+    }
+
+    /// Runs `body` in a read transaction: one consistent view however many statements it runs.
+    private func reading<T>(_ what: String, _ body: (SQLiteDatabase) throws(HistoryError) -> T) throws(HistoryError) -> T {
+        try HistoryStore.describing("\(what) in \(directory)") { () throws(HistoryError) -> T in
+            try access.locked { () throws(HistoryError) -> T in
+                let db = connection
+                return try db.transaction(immediate: false) { () throws(HistoryError) -> T in try body(db) }
+            }
+        }
+    }
+
+    /// Removes files that no entry names: left by a crash between a file's rename and its row's
+    /// commit, or by a crash before unused files were deleted.
+    private func sweepUnusedBlobs() throws(HistoryError) {
+        try HistoryStore.describing("check the history's files in \(directory)") { () throws(HistoryError) in
+            try writerLock.withLock { () throws(HistoryError) in
+                let used = try access.locked { () throws(HistoryError) in try HistoryStore.usedBlobs(connection) }
+                blobs.sweep(keeping: used)
+            }
+        }
+    }
+
+    private static func usedBlobs(_ db: SQLiteDatabase) throws(HistoryError) -> Set<String> {
+        Set(try db.query("SELECT DISTINCT blob FROM representation WHERE blob IS NOT NULL") { row in row.text(0) ?? "" })
+    }
+
+    /// The id of entry `index`, or the error that says there is none.
+    private static func id(at index: Int, _ db: SQLiteDatabase) throws(HistoryError) -> Int64 {
+        if index >= 0, let id = try db.scalar("SELECT id FROM entry ORDER BY seq DESC LIMIT 1 OFFSET ?", [.integer(Int64(index))]) {
+            return id
+        }
+        throw HistoryError.noEntry(index, count: Int(try db.scalar("SELECT COUNT(*) FROM entry") ?? 0))
+    }
+
+    private static func entry(from row: SQLRow, index: Int) -> HistoryEntry {
+        func lines(_ text: String?) -> [String] {
+            guard let text, !text.isEmpty else { return [] }
+            // Bytes, not Characters: splitting by grapheme was a tenth of a listing.
+            return text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map {
+                String(decoding: $0, as: UTF8.self)
+            }
+        }
+        return HistoryEntry(
+            index: index, id: row.int(0), time: Date(timeIntervalSince1970: row.double(1)),
+            types: lines(row.text(4)), targets: lines(row.text(3)), size: Int(row.int(2)), text: row.text(5))
+    }
+
+    /// An FTS5 query matching every word as a prefix, each quoted so that no word is read as
+    /// query syntax (`AND`, `-`, `*`, `"`).
+    static func matchQuery(_ words: String) -> String {
+        words.split(whereSeparator: { $0.isWhitespace })
+            .map { "\"" + $0.replacing("\"", with: "\"\"") + "\"*" }
+            .joined(separator: " ")
+    }
+
+    /// Runs `body`, prefixing a failure with what was being done (a missing entry says enough).
+    private static func describing<T>(_ what: String, _ body: () throws(HistoryError) -> T) throws(HistoryError) -> T {
+        do {
+            return try body()
+        } catch where error.isMissingEntry || error.message.hasPrefix("history entry") {
+            throw error
+        } catch {
+            throw HistoryError("cannot \(what): \(error.message)")
+        }
+    }
+
+    private static func homeFromPasswd() -> String? {
+        guard let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir else { return nil }
+        return String(cString: directory)
+    }
+}
