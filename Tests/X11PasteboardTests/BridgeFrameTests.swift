@@ -149,3 +149,36 @@ final class ByteSource {
         #expect(!coalescer.takeDue(at: start + .seconds(1)))
     }
 }
+
+/// What a snapshot becomes on the wire, and what is never forwarded.
+@Suite struct BridgeOfferTests {
+    @Test func smallContentTravelsAndLargeIsAnnounced() {
+        let snapshot = SelectionSnapshot(representations: [
+            .init(target: "UTF8_STRING", type: "UTF8_STRING", bytes: Array("hi".utf8)),
+            .init(target: "image/png", type: "image/png", bytes: [UInt8](repeating: 7, count: 2 << 20)),
+            .init(target: "text/html", type: "text/html", bytes: Array("<b>hi</b>".utf8)),
+            .init(target: BridgeOffer.originTarget, type: "STRING", bytes: Array("1 2".utf8)),
+        ])
+        let offer = BridgeOffer(snapshot: snapshot, origin: 1, generation: 2, selection: "CLIPBOARD")
+        #expect(offer.items.map(\.target) == ["UTF8_STRING", "image/png", "text/html"], "the origin target is not content")
+        #expect(offer.items.map(\.size) == [2, 2 << 20, 9])
+        #expect(offer.items.map { $0.bytes != nil } == [true, false, true])
+    }
+
+    @Test func secretsAreRecognisedEvenWhenNotSent() {
+        func offer(_ items: [BridgeOffer.Item]) -> BridgeOffer { BridgeOffer(origin: 1, generation: 1, selection: "CLIPBOARD", items: items) }
+        let text = BridgeOffer.Item(target: "UTF8_STRING", type: "UTF8_STRING", format: 8, size: 2, bytes: Array("pw".utf8))
+        #expect(!offer([text]).isSensitive)
+        #expect(offer([text, .init(target: "x-kde-passwordManagerHint", type: "text/plain", format: 8, size: 6, bytes: Array("secret".utf8))]).isSensitive)
+        #expect(!offer([text, .init(target: "x-kde-passwordManagerHint", type: "text/plain", format: 8, size: 6, bytes: Array("public".utf8))]).isSensitive)
+        #expect(offer([text, .init(target: "x-kde-passwordManagerHint", type: "text/plain", format: 8, size: 6, bytes: nil)]).isSensitive)
+        #expect(offer([text, .init(target: "org.nspasteboard.ConcealedType", type: "x", format: 8, size: 0, bytes: [])]).isSensitive)
+    }
+
+    @Test func originMarkersRoundTrip() throws {
+        let offer = BridgeOffer(origin: 0xFFFF_FFFF_FFFF_FFFF, generation: 12, selection: "PRIMARY", items: [])
+        let parsed = try #require(BridgeOffer.origin(fromMarker: offer.originMarker))
+        #expect(parsed.origin == offer.origin && parsed.generation == 12)
+        #expect(BridgeOffer.origin(fromMarker: Array("nonsense".utf8)) == nil)
+    }
+}

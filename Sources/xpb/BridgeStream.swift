@@ -1,0 +1,128 @@
+import Glibc
+import Synchronization
+import SystemPackage
+import X11Pasteboard
+
+/// The sending half of a bridge stream: frames queued by any thread and written in order by a
+/// thread of its own, so that neither the X loop nor the stream reader ever blocks on a slow
+/// peer (two bridges writing large frames to each other at once would otherwise deadlock).
+final class FrameWriter: Sendable {
+    private let queue = Mutex<[[UInt8]]>([])
+    private let ready = CountingSemaphore()
+    private let descriptor: Int32
+
+    /// A writer to `descriptor`; a failed write (the peer went away) ends the process quietly.
+    init(descriptor: Int32) {
+        self.descriptor = descriptor
+        BackgroundThread.start { [self] in drain() }
+    }
+
+    /// Queues `frame`.
+    func send(_ frame: BridgeFrame) {
+        let bytes = frame.encoded()
+        queue.withLock { $0.append(bytes) }
+        ready.signal()
+    }
+
+    private func drain() {
+        while true {
+            ready.wait()
+            guard let bytes = queue.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else { continue }
+            let written = bytes.withUnsafeBytes { FileDescriptorIO.writeAll(descriptor, $0) }
+            // EOF on the stream in either direction ends the bridge without a word.
+            if !written { Glibc.exit(0) }
+        }
+    }
+}
+
+/// A counting semaphore (sem_t), for threads that wait for work.
+final class CountingSemaphore: @unchecked Sendable {
+    // sem_t must not move once initialised, so it lives on the heap.
+    private let semaphore = UnsafeMutablePointer<sem_t>.allocate(capacity: 1)
+
+    init() { sem_init(semaphore, 0, 0) }
+
+    deinit {
+        sem_destroy(semaphore)
+        semaphore.deallocate()
+    }
+
+    func signal() { sem_post(semaphore) }
+
+    func wait() {
+        while sem_wait(semaphore) != 0 && errno == EINTR {}
+    }
+
+    /// Waits until signalled or `timeout` passes; false when it passed.
+    func wait(timeout: Duration) -> Bool {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        let (seconds, attoseconds) = timeout.components
+        var nanoseconds = Int(now.tv_nsec) + Int(attoseconds / 1_000_000_000)
+        var deadline = timespec(tv_sec: now.tv_sec + Int(seconds) + nanoseconds / 1_000_000_000, tv_nsec: 0)
+        nanoseconds %= 1_000_000_000
+        deadline.tv_nsec = nanoseconds
+        while true {
+            if sem_timedwait(semaphore, &deadline) == 0 { return true }
+            if errno != EINTR { return false }
+        }
+    }
+}
+
+/// What this side announced without sending: the last snapshot of each selection, by
+/// generation, for the far side's requests (answered from the stream's thread).
+final class AnnouncedContent: Sendable {
+    private let latest = Mutex<[String: (generation: UInt64, snapshot: SelectionSnapshot)]>([:])
+
+    /// Keeps `snapshot` as `selection`'s content, replacing the last.
+    func keep(_ snapshot: SelectionSnapshot, generation: UInt64, as selection: String) {
+        latest.withLock { $0[selection] = (generation, snapshot) }
+    }
+
+    /// The bytes of `target` in generation `generation` of `selection`; nil once replaced.
+    func bytes(generation: UInt64, selection: String, target: String) -> [UInt8]? {
+        latest.withLock { latest in
+            guard let kept = latest[selection], kept.generation == generation else { return nil }
+            return kept.snapshot.representation(forTarget: target)?.bytes
+        }
+    }
+}
+
+/// Pastes on this side of content that stayed on the far side: a request goes out, and the X
+/// loop waits for the data frame the stream's thread receives (bounded by the paste timeout).
+final class RemoteFetches: Sendable {
+    private struct Key: Hashable {
+        var generation: UInt64
+        var selection: String
+        var target: String
+    }
+
+    private let arrived = Mutex<[Key: [UInt8]?]>([:])
+    private let signal = CountingSemaphore()
+    private let writer: FrameWriter
+
+    init(writer: FrameWriter) {
+        self.writer = writer
+    }
+
+    /// Asks the far side for `target` and waits up to `timeout` for its bytes; nil when it no
+    /// longer has them or did not answer in time.
+    func fetch(generation: UInt64, selection: String, target: String, timeout: Duration) -> [UInt8]? {
+        let key = Key(generation: generation, selection: selection, target: target)
+        writer.send(.request(generation: generation, selection: selection, target: target))
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            if let answer = arrived.withLock({ $0.removeValue(forKey: key) }) { return answer }
+            let left = ContinuousClock.now.duration(to: deadline)
+            guard left > .zero, signal.wait(timeout: left) else {
+                return arrived.withLock { $0.removeValue(forKey: key) } ?? nil
+            }
+        }
+    }
+
+    /// Hands over a data frame's bytes.
+    func deliver(generation: UInt64, selection: String, target: String, bytes: [UInt8]?) {
+        arrived.withLock { $0[Key(generation: generation, selection: selection, target: target)] = .some(bytes) }
+        signal.signal()
+    }
+}
