@@ -4,7 +4,7 @@ import Testing
 /// The bridge's frames, without a server: round trips, and hostile input refused before any
 /// allocation it was not ready for.
 @Suite struct BridgeFrameTests {
-    static let limits = BridgeLimits(maxSize: 1 << 20)
+    static let limits = BridgeLimits(maxSize: 8 << 20)
 
     /// Reads every frame of `bytes`, as a bridge would from its stream.
     static func frames(_ bytes: [UInt8], limits: BridgeLimits = limits) throws(BridgeProtocolError) -> [BridgeFrame] {
@@ -119,9 +119,11 @@ final class ByteSource {
 
     @Test func aLoneChangeGoesAtOnce() {
         var coalescer = ChangeCoalescer(quiet: .milliseconds(150))
-        #expect(coalescer.changed(at: start))
+        let first = coalescer.changed(at: start)
+        #expect(first)
         #expect(coalescer.pendingDue == nil)
-        #expect(coalescer.changed(at: start + .seconds(1)), "a change after quiet is lone again")
+        let later = coalescer.changed(at: start + .seconds(1))
+        #expect(later, "a change after quiet is lone again")
     }
 
     @Test func aDragIsItsFirstAndLastChange() {
@@ -136,17 +138,22 @@ final class ByteSource {
         #expect(mirrored == 1, "only the first went at once")
         let last = start + .milliseconds(19 * 15)
         #expect(coalescer.pendingDue == last + .milliseconds(150), "the last is due after quiet")
-        #expect(!coalescer.takeDue(at: last + .milliseconds(100)))
-        #expect(coalescer.takeDue(at: last + .milliseconds(150)))
-        #expect(!coalescer.takeDue(at: last + .seconds(1)), "taken once")
+        let early = coalescer.takeDue(at: last + .milliseconds(100))
+        #expect(!early)
+        let due = coalescer.takeDue(at: last + .milliseconds(150))
+        #expect(due)
+        let again = coalescer.takeDue(at: last + .seconds(1))
+        #expect(!again, "taken once")
     }
 
     @Test func cancelForgetsTheHeldChange() {
         var coalescer = ChangeCoalescer(quiet: .milliseconds(150))
         _ = coalescer.changed(at: start)
-        #expect(!coalescer.changed(at: start + .milliseconds(10)))
+        let held = coalescer.changed(at: start + .milliseconds(10))
+        #expect(!held)
         coalescer.cancel()
-        #expect(!coalescer.takeDue(at: start + .seconds(1)))
+        let due = coalescer.takeDue(at: start + .seconds(1))
+        #expect(!due)
     }
 }
 
