@@ -207,7 +207,7 @@ private struct StreamReader: @unchecked Sendable {
                     }
                     greeted = true
                 case .bye:
-                    exit(0)
+                    _exit(0)
                 default:
                     guard greeted else { throw BridgeProtocolError("the other side did not start with a hello") }
                     handle(frame)
@@ -215,13 +215,15 @@ private struct StreamReader: @unchecked Sendable {
             }
         } catch {
             StandardError.write("xpb: bridge: \(error.message)\n")
-            exit(1)
+            _exit(1)
         }
         if !greeted, let peer = session.peer {
             StandardError.write("xpb: bridge: \(peer.describeEnd())\n")
-            exit(1)
+            _exit(1)
         }
-        exit(0)
+        // _exit: the X thread is still running, and exit's handlers would close its display
+        // under it.
+        _exit(0)
     }
 
     private func handle(_ frame: BridgeFrame) {

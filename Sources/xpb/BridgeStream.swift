@@ -7,7 +7,7 @@ import X11Pasteboard
 /// thread of its own, so that neither the X loop nor the stream reader ever blocks on a slow
 /// peer (two bridges writing large frames to each other at once would otherwise deadlock).
 final class FrameWriter: Sendable {
-    private let queue = Mutex<[[UInt8]]>([])
+    private let queue = Mutex<[(head: [UInt8], tail: [UInt8])]>([])
     private let ready = CountingSemaphore()
     private let descriptor: Int32
 
@@ -19,18 +19,19 @@ final class FrameWriter: Sendable {
 
     /// Queues `frame`.
     func send(_ frame: BridgeFrame) {
-        let bytes = frame.encoded()
-        queue.withLock { $0.append(bytes) }
+        let parts = frame.encodedParts()
+        queue.withLock { $0.append(parts) }
         ready.signal()
     }
 
     private func drain() {
         while true {
             ready.wait()
-            guard let bytes = queue.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else { continue }
-            let written = bytes.withUnsafeBytes { FileDescriptorIO.writeAll(descriptor, $0) }
+            guard let parts = queue.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else { continue }
+            let written = parts.head.withUnsafeBytes { FileDescriptorIO.writeAll(descriptor, $0) }
+                && parts.tail.withUnsafeBytes { FileDescriptorIO.writeAll(descriptor, $0) }
             // EOF on the stream in either direction ends the bridge without a word.
-            if !written { Glibc.exit(0) }
+            if !written { _exit(0) }
         }
     }
 }
@@ -109,6 +110,8 @@ final class RemoteFetches: Sendable {
     /// longer has them or did not answer in time.
     func fetch(generation: UInt64, selection: String, target: String, timeout: Duration) -> [UInt8]? {
         let key = Key(generation: generation, selection: selection, target: target)
+        // Answers that came after their paste gave up are of no use to anyone now.
+        arrived.withLock { $0.removeAll() }
         writer.send(.request(generation: generation, selection: selection, target: target))
         let deadline = ContinuousClock.now + timeout
         while true {

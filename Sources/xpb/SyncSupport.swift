@@ -88,11 +88,12 @@ enum SelectionNames {
     }
 }
 
-/// Ends the process from a thread other than the command's: the one `xpb: …` line and its code.
+/// Ends the process from a thread other than the command's: the one `xpb: …` line and its
+/// code. `_exit`, because the other thread still uses its display, which exit's handlers close.
 func exitReporting(_ error: any Error) -> Never {
     switch error {
-    case let failure as CommandFailure: Glibc.exit(failure.report())
-    case let error as PasteboardError: Glibc.exit(CommandFailure(error).report())
-    default: Glibc.exit(CommandFailure("\(error)").report())
+    case let failure as CommandFailure: _exit(failure.report())
+    case let error as PasteboardError: _exit(CommandFailure(error).report())
+    default: _exit(CommandFailure("\(error)").report())
     }
 }

@@ -1,7 +1,15 @@
 extension BridgeFrame {
     /// The frame as it goes on the wire: kind, 64-bit big-endian length, payload.
     public func encoded() -> [UInt8] {
+        let (head, tail) = encodedParts()
+        return head + tail
+    }
+
+    /// The frame in two parts to write one after the other: the data of a `data` frame is the
+    /// tail, as it is, so that 64 MiB are not copied twice more on their way out.
+    public func encodedParts() -> (head: [UInt8], tail: [UInt8]) {
         var payload = WireWriter()
+        var tail: [UInt8] = []
         let kind: Kind
         switch self {
         case let .hello(version, origin):
@@ -38,16 +46,16 @@ extension BridgeFrame {
             payload.string(selection)
             payload.string(target)
             payload.u8(bytes == nil ? 0 : 1)
-            if let bytes { payload.bytes += bytes }
+            if let bytes { tail = bytes }
         case .bye:
             kind = .bye
         }
         var frame = WireWriter()
         frame.bytes.reserveCapacity(9 + payload.bytes.count)
         frame.u8(kind.rawValue)
-        frame.u64(UInt64(payload.bytes.count))
+        frame.u64(UInt64(payload.bytes.count + tail.count))
         frame.bytes += payload.bytes
-        return frame.bytes
+        return (frame.bytes, tail)
     }
 
     /// Parses one payload of `kind`; every length is checked against the payload and `limits`.
