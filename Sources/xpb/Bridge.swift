@@ -131,6 +131,10 @@ final class BridgeSession {
         self.receiveOnly = receiveOnly
         self.input = input
         self.peer = peer
+        // A pipe holds 64 KiB by default: 64 MiB would cross in a thousand handovers between
+        // writer and reader. 1 MiB (Linux's default cap for users) is 64 of them. Not a pipe, or
+        // not allowed: nothing changes. 1031 is F_SETPIPE_SZ, which the Glibc module leaves out.
+        for descriptor in [input, output] { _ = fcntl(descriptor, 1031, Int32(1 << 20)) }
         writer = FrameWriter(descriptor: output)
         fetches = RemoteFetches(writer: writer)
         inbox = try Mailbox<Publication>()

@@ -49,6 +49,10 @@ struct SyncBridgeTests {
         let file = try x.file("six.bin", Self.binary)
         try await x.copy(on: x.display, ["-p", file.path], nil)
         try await x.expectArrives(on: x.display, ["-b"], Self.binary, "6 MiB, PRIMARY to CLIPBOARD")
+        try await x.copy(on: x.display, ["-p", "--sensitive"], Data("hunter2".utf8))
+        try await Task.sleep(for: .milliseconds(500))
+        let kept = try await x.xpb(["paste", "-b"])
+        #expect(kept.stdout == Self.binary, "a secret is never mirrored (\(kept.stdout.count) bytes)")
         let result = await x.stop(sync)
         #expect(result.stderr.isEmpty, "\(result)")
     }
@@ -121,6 +125,23 @@ struct SyncBridgeTests {
         try await x.expectArrives(on: b, [], SyncBridgeTests.binary, "6 MiB on paste")
         let pasted = try FileManager.default.attributesOfItem(atPath: wire.path)[.size] as? Int ?? -1
         #expect(pasted > 6 << 20, "the bytes crossed when pasted: \(pasted) bytes")
+    }
+
+    @Test("bridge --send-only on one side, --receive-only on the other: one way only")
+    func oneWayBridge() async throws {
+        let x = try XSession.require()
+        let other = try XvfbServer.start()
+        defer { other.stop() }
+        let a = x.display, b = other.displayName
+        let bridge = try x.bridgePair(a, b, left: ["--send-only"], right: ["--receive-only"])
+        defer { Task { await x.stop(bridge) } }
+        try await x.warmUp(from: a, to: b, "one-way bridge")
+        try await x.copy(on: a, [], Data("A to B".utf8))
+        try await x.expectArrives(on: b, [], Data("A to B".utf8), "A to B")
+        try await x.copy(on: b, [], Data("stays on B".utf8))
+        try await Task.sleep(for: .milliseconds(500))
+        let onA = try await x.xpb(["paste", "--display", a])
+        #expect(onA.stdout == Data("A to B".utf8), "nothing came back from B: \(onA)")
     }
 
     @Test("a chain of three displays (sync A-B, bridge B-C) converges both ways without echo")
@@ -252,11 +273,12 @@ extension XSession {
 
     /// Two bridges on `a` and `b` joined by a pipe each way, in one shell.
     /// With `tee`, what goes from `a` to `b` is also written to that file.
-    func bridgePair(_ a: String, _ b: String, tee: String? = nil) throws -> Spawned {
+    func bridgePair(_ a: String, _ b: String, tee: String? = nil, left: [String] = [], right: [String] = []) throws -> Spawned {
         let fifo = try file("fifo", Data()).path
         let xpb = Command.shellQuoted(xpbPath)
         let middle = tee.map { " tee \($0) |" } ?? ""
-        let script = "rm -f \(fifo) && mkfifo \(fifo) && \(xpb) bridge --display \(a) < \(fifo) |\(middle) \(xpb) bridge --display \(b) > \(fifo)"
+        let (leftFlags, rightFlags) = (left.map { " " + $0 }.joined(), right.map { " " + $0 }.joined())
+        let script = "rm -f \(fifo) && mkfifo \(fifo) && \(xpb) bridge --display \(a)\(leftFlags) < \(fifo) |\(middle) \(xpb) bridge --display \(b)\(rightFlags) > \(fifo)"
         return try spawn("/bin/sh", ["-c", script])
     }
 
