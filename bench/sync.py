@@ -199,6 +199,10 @@ def main():
         a, b = start_xvfb(), start_xvfb()
         print(f"bench: displays {a} and {b}, xpb = {xpb}", flush=True)
 
+        # 0. what the method itself costs: a copy seen on the very selection it went to
+        med, runs, wrong = latencies(xpb, a, "-b", a, "-b", args.runs)
+        rows.append(("baseline: copy to change seen", "xpb copy, xpb watch, no sync", med, "ms", wrong))
+
         # 1. PRIMARY -> CLIPBOARD on one display
         sync = start([xpb, "sync", "--display", a, "--from", "primary", "--to", "clipboard"])
         time.sleep(0.3)
