@@ -136,8 +136,8 @@ final class BridgeSession {
         // not allowed: nothing changes. 1031 is F_SETPIPE_SZ, which the Glibc module leaves out.
         for descriptor in [input, output] { _ = fcntl(descriptor, 1031, Int32(1 << 20)) }
         writer = FrameWriter(descriptor: output)
-        fetches = RemoteFetches(writer: writer)
         inbox = try Mailbox<Publication>()
+        fetches = RemoteFetches(writer: writer, inbox: inbox)
     }
 
     /// Bridges until the stream ends (exit 0) or breaks (one line, exit 1).
@@ -175,14 +175,17 @@ final class BridgeSession {
     /// the far side for the rest, and the origin target.
     func content(for offer: BridgeOffer) -> SelectionContent {
         let fetches = self.fetches
+        // Used only inside conversions, which run on the connection's thread.
+        let connection = ConnectionHandOff(connection: side.connection)
         var entries = offer.items.map { item in
             if let bytes = item.bytes {
                 return SelectionContent.Entry(target: item.target, value: ServedValue(bytes: bytes, type: item.type, format: item.format))
             }
             return SelectionContent.Entry(target: item.target) {
-                // Blocks this side's X loop until the bytes come (see docs/bridge-protocol.md).
-                fetches.fetch(generation: offer.generation, selection: offer.selection, target: item.target, timeout: .seconds(5))
-                    .map { ServedValue(bytes: $0, type: item.type, format: item.format) }
+                fetches.fetch(
+                    generation: offer.generation, selection: offer.selection, target: item.target, timeout: .seconds(5),
+                    serving: connection.connection
+                ).map { ServedValue(bytes: $0, type: item.type, format: item.format) }
             }
         }
         entries.append(SelectionContent.Entry(

@@ -36,7 +36,7 @@ final class FrameWriter: Sendable {
     }
 }
 
-/// A counting semaphore (sem_t), for threads that wait for work.
+/// A counting semaphore (sem_t), for the writer thread that waits for frames.
 final class CountingSemaphore: @unchecked Sendable {
     // sem_t must not move once initialised, so it lives on the heap.
     private let semaphore = UnsafeMutablePointer<sem_t>.allocate(capacity: 1)
@@ -52,21 +52,6 @@ final class CountingSemaphore: @unchecked Sendable {
 
     func wait() {
         while sem_wait(semaphore) != 0 && errno == EINTR {}
-    }
-
-    /// Waits until signalled or `timeout` passes; false when it passed.
-    func wait(timeout: Duration) -> Bool {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        let (seconds, attoseconds) = timeout.components
-        var nanoseconds = Int(now.tv_nsec) + Int(attoseconds / 1_000_000_000)
-        var deadline = timespec(tv_sec: now.tv_sec + Int(seconds) + nanoseconds / 1_000_000_000, tv_nsec: 0)
-        nanoseconds %= 1_000_000_000
-        deadline.tv_nsec = nanoseconds
-        while true {
-            if sem_timedwait(semaphore, &deadline) == 0 { return true }
-            if errno != EINTR { return false }
-        }
     }
 }
 
@@ -89,8 +74,10 @@ final class AnnouncedContent: Sendable {
     }
 }
 
-/// Pastes on this side of content that stayed on the far side: a request goes out, and the X
-/// loop waits for the data frame the stream's thread receives (bounded by the paste timeout).
+/// Pastes on this side of content that stayed on the far side: a request goes out, and the
+/// owner waits for the data frame the stream's thread receives (bounded by the paste timeout)
+/// while the X loop goes on serving every other request and watching: a large paste crossing
+/// the network holds up nothing but itself.
 final class RemoteFetches: Sendable {
     private struct Key: Hashable {
         var generation: UInt64
@@ -98,34 +85,38 @@ final class RemoteFetches: Sendable {
         var target: String
     }
 
+    /// Answers by request; kept until a request for another generation, so that two pastes of
+    /// the same target at once both get it.
     private let arrived = Mutex<[Key: [UInt8]?]>([:])
-    private let signal = CountingSemaphore()
     private let writer: FrameWriter
+    private let inbox: Mailbox<Publication>
 
-    init(writer: FrameWriter) {
+    init(writer: FrameWriter, inbox: Mailbox<Publication>) {
         self.writer = writer
+        self.inbox = inbox
     }
 
-    /// Asks the far side for `target` and waits up to `timeout` for its bytes; nil when it no
-    /// longer has them or did not answer in time.
-    func fetch(generation: UInt64, selection: String, target: String, timeout: Duration) -> [UInt8]? {
+    /// Asks the far side for `target` and serves `connection` until its bytes come or `timeout`
+    /// passes; nil when the far side no longer has them or did not answer in time. Runs on the
+    /// connection's thread (inside a conversion).
+    func fetch(
+        generation: UInt64, selection: String, target: String, timeout: Duration, serving connection: XConnection
+    ) -> [UInt8]? {
         let key = Key(generation: generation, selection: selection, target: target)
-        // Answers that came after their paste gave up are of no use to anyone now.
-        arrived.withLock { $0.removeAll() }
+        // Answers for older copies are of no use to anyone now.
+        arrived.withLock { $0 = $0.filter { $0.key.generation == generation } }
         writer.send(.request(generation: generation, selection: selection, target: target))
-        let deadline = ContinuousClock.now + timeout
-        while true {
-            if let answer = arrived.withLock({ $0.removeValue(forKey: key) }) { return answer }
-            let left = ContinuousClock.now.duration(to: deadline)
-            guard left > .zero, signal.wait(timeout: left) else {
-                return arrived.withLock { $0.removeValue(forKey: key) } ?? nil
-            }
-        }
+        var answer: [UInt8]??
+        let answered = (try? connection.serveEvents(until: {
+            answer = arrived.withLock { $0[key] }
+            return answer != nil
+        }, timeout: timeout)) ?? false
+        return answered ? answer! : nil
     }
 
-    /// Hands over a data frame's bytes.
+    /// Hands over a data frame's bytes (from the stream's thread) and wakes the X loop.
     func deliver(generation: UInt64, selection: String, target: String, bytes: [UInt8]?) {
         arrived.withLock { $0[Key(generation: generation, selection: selection, target: target)] = .some(bytes) }
-        signal.signal()
+        inbox.wake()
     }
 }

@@ -48,6 +48,11 @@ final class Mailbox<Message: Sendable>: Sendable {
     /// Queues `message` and wakes the receiving thread.
     func post(_ message: Message) {
         queue.withLock { $0.append(message) }
+        wake()
+    }
+
+    /// Wakes the receiving thread without a message: something else it waits for happened.
+    func wake() {
         var byte: UInt8 = 1
         // A full pipe already holds a wake-up: losing this byte loses nothing.
         _ = write(wakeWriteEnd, &byte, 1)

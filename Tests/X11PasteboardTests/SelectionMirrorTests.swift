@@ -79,4 +79,34 @@ import XTestSupport
         #expect(change == nil)
         #expect(wasPosted)
     }
+
+    @Test func servingEventsAnswersRequestsUntilDone() throws {
+        let connection = try XConnection(displayName: x.display)
+        let selection = connection.atom("XPB_MIRROR_D")
+        let mirror = SelectionMirror(connection: connection)
+        try mirror.publish(Self.text("served while waiting"), as: selection)
+        var descriptors: [Int32] = [-1, -1]
+        try #require(pipe(&descriptors) == 0)
+        defer { descriptors.forEach { close($0) } }
+        _ = fcntl(descriptors[0], F_SETFL, O_NONBLOCK)
+        connection.wakeDescriptor = descriptors[0]
+        let read = Mutex<String?>(nil)
+        let display = x.display
+        let writeEnd = descriptors[1]
+        let thread = Thread {
+            let text: String? = {
+                guard let other = try? XConnection(displayName: display) else { return nil }
+                let reader = SelectionReader(connection: other, timeout: .seconds(3))
+                return (try? SelectionSnapshot.capture(other.atom("XPB_MIRROR_D"), with: reader))??.text
+            }()
+            read.withLock { $0 = text ?? "(failed)" }
+            var byte: UInt8 = 1
+            _ = write(writeEnd, &byte, 1)
+        }
+        thread.start()
+        // The thread's read is answered only if this loop serves the owner meanwhile.
+        let done = try connection.serveEvents(until: { read.withLock { $0 != nil } }, timeout: .seconds(10))
+        #expect(done)
+        #expect(read.withLock { $0 } == "served while waiting")
+    }
 }

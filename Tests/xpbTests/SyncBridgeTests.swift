@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import X11Pasteboard
 import XTestSupport
 
 /// `xpb sync` and `xpb bridge` between selections, between two and three real X servers, and
@@ -125,6 +126,48 @@ struct SyncBridgeTests {
         try await x.expectArrives(on: b, [], SyncBridgeTests.binary, "6 MiB on paste")
         let pasted = try FileManager.default.attributesOfItem(atPath: wire.path)[.size] as? Int ?? -1
         #expect(pasted > 6 << 20, "the bytes crossed when pasted: \(pasted) bytes")
+    }
+
+    @Test("while a large paste waits for the far side, the bridge answers every other request")
+    func aWaitingPasteHoldsUpNothingElse() async throws {
+        let x = try XSession.require()
+        let directory = try x.file("placeholder", Data()).deletingLastPathComponent()
+        let input = directory.appendingPathComponent("in").path
+        let output = directory.appendingPathComponent("out").path
+        try #require(mkfifo(input, 0o600) == 0)
+        let before = try await x.owner("CLIPBOARD")
+        let bridge = try x.spawn("/bin/sh", ["-c", "exec \(Command.shellQuoted(x.xpbPath)) bridge < \(input) > \(output)"])
+        defer { Task { await x.stop(bridge) } }
+        // The far side, played by the test: opening blocks until the bridge opens its end.
+        let farSide = try #require(FileHandle(forWritingAtPath: input))
+        let offer = BridgeOffer(origin: 42, generation: 1, selection: "CLIPBOARD", items: [
+            .init(target: "UTF8_STRING", type: "UTF8_STRING", format: 8, size: 5, bytes: Array("small".utf8)),
+            .init(target: "application/octet-stream", type: "application/octet-stream", format: 8, size: 2 << 20, bytes: nil),
+        ])
+        farSide.write(Data(BridgeFrame.hello(version: 1, origin: 42).encoded() + BridgeFrame.offer(offer).encoded()))
+        try #require(try await x.waitForNewOwner("CLIPBOARD", previous: before) != nil, "the bridge took CLIPBOARD")
+
+        let large = try x.spawn(x.xpbPath, ["paste", "-t", "application/octet-stream", "--timeout", "20"])
+        // The request has gone out once the bridge wrote more than its hello.
+        let hello = BridgeFrame.hello(version: 1, origin: 0).encoded().count
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ((try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? 0) <= hello {
+            try #require(ContinuousClock.now < deadline, "no request came")
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        // The large paste is waiting for the network: the text must still come at once (a
+        // bridge that waited with its loop blocked would leave this paste 5 s without progress).
+        expectOutput(try await x.xpb(["paste", "--timeout", "2"]), Data("small".utf8))
+
+        let blob = Data((0..<(2 << 20)).map { UInt8(truncatingIfNeeded: $0 * 7) })
+        farSide.write(Data(BridgeFrame.data(generation: 1, selection: "CLIPBOARD", target: "application/octet-stream", bytes: Array(blob)).encoded()))
+        #expect(await large.waitForExit(timeout: .seconds(10)))
+        let result = large.result()
+        #expect(result.status == 0, "\(result)")
+        expectBytes(result.stdout, blob, "the large paste, once its bytes came")
+        try farSide.close()
+        #expect(await bridge.waitForExit(timeout: .seconds(5)), "end of the stream ends the bridge")
+        #expect(bridge.result().status == 0, "\(bridge.result())")
     }
 
     @Test("bridge --send-only on one side, --receive-only on the other: one way only")

@@ -60,3 +60,16 @@ extension SelectionWatcher {
         return try nextChange(timeout: .zero)
     }
 }
+
+extension XConnection {
+    /// Serves every conversation on the connection (owners, reads, watchers) until `done` holds
+    /// or `timeout` passes; returns whether `done` held. For work on the connection's thread that
+    /// waits for another thread (a bridge's owner waiting for bytes from the network): the
+    /// connection keeps answering meanwhile, and a wake-up (`wakeDescriptor`) makes it look at
+    /// `done` again.
+    ///
+    /// - Throws: `.connectionLost`.
+    public func serveEvents(until done: () -> Bool, timeout: Duration) throws(PasteboardError) -> Bool {
+        try events.pump(until: done, deadline: .after(timeout))
+    }
+}
