@@ -29,7 +29,6 @@ struct SyncBridgeTests {
     func selectionsBothWays() async throws {
         let x = try XSession.require()
         let sync = try x.spawn(x.xpbPath, ["sync", "--from", "primary", "--to", "clipboard", "--two-way"])
-        defer { Task { await x.stop(sync) } }
         try await x.copy(on: x.display, ["-p"], Data("warm-up".utf8))
         try await x.expectArrives(on: x.display, ["-b"], Data("warm-up".utf8), "warm-up")
 
@@ -62,7 +61,6 @@ struct SyncBridgeTests {
     func dragIsCoalesced() async throws {
         let x = try XSession.require()
         let sync = try x.spawn(x.xpbPath, ["sync", "--from", "primary", "--to", "clipboard"])
-        defer { Task { await x.stop(sync) } }
         try await x.copy(on: x.display, ["-p"], Data("before the drag".utf8))
         try await x.expectArrives(on: x.display, ["-b"], Data("before the drag".utf8), "warm-up")
         let watch = try x.spawn(x.xpbPath, ["watch", "-b"])
@@ -74,6 +72,7 @@ struct SyncBridgeTests {
         let changes = watch.stdoutText.split(separator: "\n")
         #expect((1...3).contains(changes.count), "CLIPBOARD changes: \(changes)")
         await x.stop(watch)
+        await x.stop(sync)
     }
 
     // MARK: Between displays
@@ -85,7 +84,6 @@ struct SyncBridgeTests {
         defer { other.stop() }
         let a = x.display, b = other.displayName
         let sync = try x.spawn(x.xpbPath, ["sync", "--display", a, "--to-display", b])
-        defer { Task { await x.stop(sync) } }
         try await x.exercise(a, b, "sync")
         let result = await x.stop(sync)
         #expect(result.stderr.isEmpty, "\(result)")
@@ -98,7 +96,6 @@ struct SyncBridgeTests {
         defer { other.stop() }
         let a = x.display, b = other.displayName
         let bridge = try x.bridgePair(a, b)
-        defer { Task { await x.stop(bridge) } }
         try await x.exercise(a, b, "bridge")
         let result = await x.stop(bridge)
         #expect(!result.stderr.contains("xpb:"), "\(result)")
@@ -112,7 +109,6 @@ struct SyncBridgeTests {
         let a = x.display, b = other.displayName
         let wire = try x.file("wire", Data())
         let bridge = try x.bridgePair(a, b, tee: wire.path)
-        defer { Task { await x.stop(bridge) } }
         try await x.warmUp(from: a, to: b, "bridge")
         let file = try x.file("six.bin", SyncBridgeTests.binary)
         try await x.copy(on: a, [file.path], nil)
@@ -126,6 +122,7 @@ struct SyncBridgeTests {
         try await x.expectArrives(on: b, [], SyncBridgeTests.binary, "6 MiB on paste")
         let pasted = try FileManager.default.attributesOfItem(atPath: wire.path)[.size] as? Int ?? -1
         #expect(pasted > 6 << 20, "the bytes crossed when pasted: \(pasted) bytes")
+        await x.stop(bridge)
     }
 
     @Test("while a large paste waits for the far side, the bridge answers every other request")
@@ -137,7 +134,6 @@ struct SyncBridgeTests {
         try #require(mkfifo(input, 0o600) == 0)
         let before = try await x.owner("CLIPBOARD")
         let bridge = try x.spawn("/bin/sh", ["-c", "exec \(Command.shellQuoted(x.xpbPath)) bridge < \(input) > \(output)"])
-        defer { Task { await x.stop(bridge) } }
         // The far side, played by the test: opening blocks until the bridge opens its end.
         let farSide = try #require(FileHandle(forWritingAtPath: input))
         let offer = BridgeOffer(origin: 42, generation: 1, selection: "CLIPBOARD", items: [
@@ -177,7 +173,6 @@ struct SyncBridgeTests {
         defer { other.stop() }
         let a = x.display, b = other.displayName
         let bridge = try x.bridgePair(a, b, left: ["--send-only"], right: ["--receive-only"])
-        defer { Task { await x.stop(bridge) } }
         try await x.warmUp(from: a, to: b, "one-way bridge")
         try await x.copy(on: a, [], Data("A to B".utf8))
         try await x.expectArrives(on: b, [], Data("A to B".utf8), "A to B")
@@ -185,6 +180,7 @@ struct SyncBridgeTests {
         try await Task.sleep(for: .milliseconds(500))
         let onA = try await x.xpb(["paste", "--display", a])
         #expect(onA.stdout == Data("A to B".utf8), "nothing came back from B: \(onA)")
+        await x.stop(bridge)
     }
 
     @Test("a chain of three displays (sync A-B, bridge B-C) converges both ways without echo")
@@ -196,9 +192,7 @@ struct SyncBridgeTests {
         defer { third.stop() }
         let a = x.display, b = second.displayName, c = third.displayName
         let sync = try x.spawn(x.xpbPath, ["sync", "--display", a, "--to-display", b])
-        defer { Task { await x.stop(sync) } }
         let bridge = try x.bridgePair(b, c)
-        defer { Task { await x.stop(bridge) } }
         try await x.warmUp(from: a, to: c, "chain")
 
         let watches = try [a, b, c].map { try x.spawn(x.xpbPath, ["watch", "--display", $0]) }
@@ -213,6 +207,8 @@ struct SyncBridgeTests {
             #expect(lines.count == 2, "two copies are two changes on \(name), no echo: \(lines)")
             await x.stop(watch)
         }
+        await x.stop(bridge)
+        await x.stop(sync)
     }
 
     // MARK: Hostile streams
@@ -247,14 +243,12 @@ struct SyncBridgeTests {
     func bridgeOverSSH() async throws {
         let x = try XSession.require()
         let sshd = try SSHServer.start(session: x)
-        defer { Task { await sshd.stop(x) } }
         let other = try XvfbServer.start()
         defer { other.stop() }
         let a = x.display, b = other.displayName
         let bridge = try x.spawn(x.xpbPath, [
             "bridge", "--display", a, "--ssh", "127.0.0.1", "--remote-display", b, "--",
         ] + sshd.clientOptions)
-        defer { Task { await x.stop(bridge) } }
         try await x.warmUp(from: a, to: b, "ssh")
         try await x.copy(on: a, [], Data("over ssh".utf8))
         try await x.expectArrives(on: b, [], Data("over ssh".utf8), "A to B through ssh", bridge: bridge)
@@ -263,6 +257,8 @@ struct SyncBridgeTests {
         let file = try x.file("six.bin", SyncBridgeTests.binary)
         try await x.copy(on: b, [file.path], nil)
         try await x.expectArrives(on: a, [], SyncBridgeTests.binary, "6 MiB B to A through ssh")
+        await x.stop(bridge)
+        await sshd.stop(x)
     }
 }
 
@@ -308,7 +304,11 @@ extension XSession {
         for attempt in 1...20 {
             let data = Data("warm-up \(attempt)".utf8)
             try await copy(on: a, [], data)
-            if (try? await expectArrives(on: b, [], data, "", recording: false, timeout: .milliseconds(500))) != nil { return }
+            if (try? await expectArrives(on: b, [], data, "", recording: false, timeout: .milliseconds(500))) != nil {
+                // Copies of earlier attempts that were still on their way have landed by now.
+                try await Task.sleep(for: .milliseconds(400))
+                return
+            }
         }
         Issue.record("\(mode): nothing arrived from \(a) on \(b) within 10 s")
         throw HarnessError.failed("\(mode): warm-up")
