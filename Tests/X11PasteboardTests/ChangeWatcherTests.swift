@@ -26,7 +26,8 @@ import XTestSupport
         #expect(first.owner != .none && first.reason == .newOwner)
         #expect(first.serverTime != .current)
         // From spawning xclip to the event: process start, its copy, the notification.
-        #expect(latency < .seconds(1), "xclip copy to event took \(latency)")
+        // A bound that only a polling watcher or a lost event misses, even on a loaded machine.
+        #expect(latency < .seconds(3), "xclip copy to event took \(latency)")
         print("watcher latency, xclip spawn to changes event: \(latency)")
 
         clipboard.string = "ours"

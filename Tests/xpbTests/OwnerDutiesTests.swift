@@ -63,11 +63,12 @@ struct OwnerDutiesTests {
     @Test("an owner whose --expire passed while a requestor stalls waits without spinning")
     func expiryDuringAStalledTransfer() async throws {
         let x = try XSession.require()
-        let owner = try x.spawn(x.xpbPath, ["copy", "--foreground", "--expire", "0.3", "-t", "application/octet-stream"], stdin: .bytes(Self.payload))
+        let owner = try x.spawn(x.xpbPath, ["copy", "--foreground", "--expire", "2", "-t", "application/octet-stream"], stdin: .bytes(Self.payload))
         #expect(try await x.waitForNewOwner("CLIPBOARD", previous: 0) != nil)
         let pid = try #require(owner.commandPIDs(named: "xpb").first, "the xpb owner process")
         let stall = try x.spawn(x.probePath, ["incr", "CLIPBOARD", "application/octet-stream", "stall"])
-        try await Task.sleep(for: .milliseconds(600))  // expired, one transfer still waiting
+        // Long enough an expiry for a loaded machine to see the owner first.
+        try await Task.sleep(for: .milliseconds(2300))  // expired, one transfer still waiting
         let before = try CPUTime.processTicks(of: pid)
         try await Task.sleep(for: .seconds(1))
         let after = try CPUTime.processTicks(of: pid)
