@@ -145,6 +145,13 @@ import XTestSupport
         }
     }
 
+    @Test func anAnnouncedSizeReservesNoMoreThanTheLimitOrTheCap() {
+        #expect(SelectionRead.reservation(forAnnounced: 3 << 20, limit: .max) == 3 << 20)
+        #expect(SelectionRead.reservation(forAnnounced: 3 << 20, limit: 1 << 20) == 1 << 20)
+        // An owner's INCR header may claim 4 GiB: its word alone reserves 256 MiB at most.
+        #expect(SelectionRead.reservation(forAnnounced: Int(UInt32.max), limit: .max) == 256 << 20)
+    }
+
     @Test func noOwnerIsAnError() throws {
         let reader = try reader()
         #expect(throws: PasteboardError.self) { try SelectionSnapshot.capture(reader.connection.atom("XPB_SNAPSHOT_NOBODY"), with: reader) }

@@ -145,6 +145,10 @@ final class MultipleRead: Conversation {
                 collected[index].append(contentsOf: bytes)
             }
             part.onFinish = { [weak self] in self?.notifyIfFinished() }
+            part.onAnnouncedSize = { [weak self] size in
+                guard let self else { return }
+                collected[index].reserveCapacity(SelectionRead.reservation(forAnnounced: size, limit: byteLimit))
+            }
             parts[index] = part
             part.takeAnswer()
             if part.isFinished {

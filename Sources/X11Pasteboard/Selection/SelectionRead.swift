@@ -28,6 +28,15 @@ final class SelectionRead: Conversation {
     private(set) var result: Result<XAtom, PasteboardError>?
     /// The property format of the data (8, 16 or 32), as the owner wrote it.
     private(set) var format = 8
+    /// Told the size an INCR transfer announces (a lower bound), so that a reader that keeps
+    /// the bytes can make room once instead of growing chunk by chunk.
+    var onAnnouncedSize: ((Int) -> Void)?
+
+    /// What to reserve for an announced size: never more than `limit`, nor more than 256 MiB on
+    /// an owner's word alone (past that the buffer grows as the bytes really arrive).
+    static func reservation(forAnnounced size: Int, limit: Int) -> Int {
+        min(size, limit, 256 << 20)
+    }
 
     var isFinished: Bool { result != nil }
 
@@ -135,6 +144,7 @@ final class SelectionRead: Conversation {
                 (header, bytes) throws(PasteboardError) -> XAtom in
                 if header.type == incr {
                     incremental = true
+                    if header.format == 32, let size = PropertyFormat.items32(from: bytes).first { onAnnouncedSize?(Int(size)) }
                 } else {
                     format = header.format
                     try deliver(bytes)

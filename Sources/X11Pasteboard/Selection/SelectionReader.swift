@@ -92,6 +92,7 @@ public struct SelectionReader {
                 guard collector.bytes.count + $0.count <= byteLimit else { throw PasteboardError.tooLarge(byteLimit) }
                 collector.bytes.append(contentsOf: $0)
             }
+            read.onAnnouncedSize = { collector.bytes.reserveCapacity(SelectionRead.reservation(forAnnounced: $0, limit: byteLimit)) }
             return CollectingRead(read: read, collector: collector)
         }
     }
