@@ -1,0 +1,237 @@
+import Foundation
+import Glibc
+import Testing
+import XTestSupport
+
+/// `xpb daemon`, the clipboard manager, against real programs that copy and exit: Qt5 and GTK3
+/// (the SAVE_TARGETS hand-off), xclip killed, a python-xlib owner that just closes, and xpb's own
+/// secrets. Each test runs its own daemon with `XDG_STATE_HOME` in a scratch directory.
+///
+/// Needs python3-pyqt5, python3-gi + gir1.2-gtk-3.0 and python3-xlib (`scripts/install-deps.sh`).
+@Suite(.xServer, .serialized, .timeLimit(.minutes(3)))
+struct DaemonTests {
+    /// The real owners (Qt, GTK, python-xlib): Tests/Peers/clipboard_apps.py.
+    static let apps = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Peers/clipboard_apps.py").path
+
+    /// A daemon of this test, with its state directory.
+    struct Daemon {
+        let process: Spawned
+        let stateHome: URL
+
+        var log: String { process.result().stderr }
+
+        /// Waits until the daemon's log has `count` lines containing `text`.
+        func waitForLog(_ text: String, count: Int = 1, timeout: Duration = .seconds(10)) async -> Bool {
+            let deadline = ContinuousClock.now.advanced(by: timeout)
+            while ContinuousClock.now < deadline {
+                if log.components(separatedBy: "\n").filter({ $0.contains(text) }).count >= count { return true }
+                try? await Task.sleep(for: .milliseconds(20))
+            }
+            return false
+        }
+    }
+
+    static func stateHome() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("xpb-daemon-state-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// Starts `xpb daemon` and waits until it manages the clipboard.
+    static func startDaemon(
+        _ x: XSession, stateHome: URL? = nil, arguments: [String] = [], sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> Daemon {
+        let home = try stateHome ?? Self.stateHome()
+        let process = try x.spawn("/usr/bin/env", ["XDG_STATE_HOME=\(home.path)", x.xpbPath, "daemon"] + arguments)
+        let daemon = Daemon(process: process, stateHome: home)
+        guard await daemon.waitForLog("managing the clipboard") else {
+            let result = await x.stop(process)
+            Issue.record("xpb daemon did not start: \(result)", sourceLocation: sourceLocation)
+            throw HarnessError.failed("daemon did not start")
+        }
+        return daemon
+    }
+
+    /// Runs `body` with a daemon, and stops that daemon (it must exit 0 on SIGTERM) whatever
+    /// `body` does: a daemon left running would refuse the next test's.
+    static func withDaemon(
+        _ x: XSession, stateHome: URL? = nil, arguments: [String] = [], sourceLocation: SourceLocation = #_sourceLocation,
+        _ body: (Daemon) async throws -> Void
+    ) async throws {
+        let daemon = try await startDaemon(x, stateHome: stateHome, arguments: arguments, sourceLocation: sourceLocation)
+        do {
+            try await body(daemon)
+        } catch {
+            await stop(daemon, x, sourceLocation: sourceLocation)
+            throw error
+        }
+        await stop(daemon, x, sourceLocation: sourceLocation)
+    }
+
+    /// Stops the daemon with SIGTERM: it must exit 0.
+    static func stop(_ daemon: Daemon, _ x: XSession, sourceLocation: SourceLocation = #_sourceLocation) async {
+        let result = await x.stop(daemon.process)
+        #expect(!result.signaled && result.status == 0, "SIGTERM must end xpb daemon with exit 0: \(result)", sourceLocation: sourceLocation)
+    }
+
+    static func python(_ x: XSession, _ arguments: [String], timeout: Duration = .seconds(30)) async throws -> RunResult {
+        _ = try Tools.required("python3", package: "python3")
+        return try await x.run("/usr/bin/python3", [apps] + arguments, timeout: timeout)
+    }
+
+    /// Fails the test with the daemon's log when `condition` does not hold.
+    static func expectLog(_ daemon: Daemon, _ text: String, count: Int = 1, sourceLocation: SourceLocation = #_sourceLocation) async {
+        let seen = await daemon.waitForLog(text, count: count)
+        #expect(seen, "the daemon should have logged \"\(text)\"; its log:\n\(daemon.log)", sourceLocation: sourceLocation)
+    }
+
+    // MARK: Real applications
+
+    @Test("a Qt5 program copies HTML and text and exits normally: both stay, byte-exact")
+    func qtHandOff() async throws {
+        let x = try XSession.require()
+        try await Self.withDaemon(x) { daemon in
+            let html = "<p>Grüße <b>aus</b> Qt</p>"
+            let text = "Grüße aus Qt, plain"
+            let qt = try await Self.python(x, ["qt", text, html])
+            #expect(qt.status == 0 && !qt.signaled, "\(qt)")
+            #expect(!qt.stderr.contains("Unable to receive an event from the clipboard manager"), "Qt timed out on the manager: \(qt.stderr)")
+            await Self.expectLog(daemon, "saved CLIPBOARD for")
+
+            let pastedHTML = try await x.xpb(["paste", "-t", "text/html"])
+            // Qt serves HTML as UTF-8 for text/html.
+            #expect(String(decoding: pastedHTML.stdout, as: UTF8.self).contains(html), "\(pastedHTML)")
+            expectOutput(try await x.xpb(["paste"]), Data(text.utf8))
+        }
+    }
+
+    @Test("a GTK3 program with set_can_store exits: its image stays, the PNG byte-exact")
+    func gtkImageHandOff() async throws {
+        let x = try XSession.require()
+        try await Self.withDaemon(x) { daemon in
+            let served = try x.file("gtk-served.png", Data())
+            let gtk = try await Self.python(x, ["gtk-image", served.path])
+            #expect(gtk.status == 0 && !gtk.signaled, "\(gtk)")
+            await Self.expectLog(daemon, "saved CLIPBOARD for")
+            #expect(try await x.owner("CLIPBOARD") != 0, "the image must still be on CLIPBOARD after GTK exits")
+            expectOutput(try await x.xpb(["paste", "-t", "image/png"]), try Data(contentsOf: served))
+        }
+    }
+
+    @Test("an xclip owner of 20 MiB of binary is killed: the data stays, byte-exact")
+    func xclipKilled() async throws {
+        let x = try XSession.require()
+        try await Self.withDaemon(x) { daemon in
+            let data = Samples.binary(count: 20 << 20)
+            let xclip = try await x.xclipOwner("clipboard", data, target: "application/octet-stream")
+            await Self.expectLog(daemon, "kept CLIPBOARD of")
+            _ = xclip.commandPIDs().map { kill($0, SIGKILL) }
+            await x.stop(xclip)
+            await Self.expectLog(daemon, "took CLIPBOARD over after its owner exited")
+            let pasted = try await x.xpb(["paste", "-t", "application/octet-stream"], timeout: .seconds(30))
+            expectOutput(pasted, data)
+        }
+    }
+
+    @Test("a python-xlib owner of text, HTML and PNG closes without a hand-off: all three stay")
+    func xlibOwnerCloses() async throws {
+        let x = try XSession.require()
+        try await Self.withDaemon(x) { daemon in
+            let text = try x.file("t.txt", Data("text from xlib".utf8))
+            let html = try x.file("h.html", Data("<i>html from xlib</i>".utf8))
+            let png = try x.file("i.png", Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + Samples.binary(count: 5000))
+            let owner = try await Self.python(
+                x, ["xlib", "--exit-after-read", "UTF8_STRING=\(text.path)", "text/html=\(html.path)", "image/png=\(png.path)"])
+            #expect(owner.status == 0, "\(owner)")
+            await Self.expectLog(daemon, "took CLIPBOARD over after its owner exited")
+            let targets = try await x.targets("CLIPBOARD")
+            for target in ["UTF8_STRING", "text/html", "image/png"] {
+                #expect(targets.contains(target), "\(target) must still be offered: \(targets)")
+            }
+            expectOutput(try await x.xpb(["paste", "-t", "UTF8_STRING"]), try Data(contentsOf: text))
+            expectOutput(try await x.xpb(["paste", "-t", "text/html"]), try Data(contentsOf: html))
+            expectOutput(try await x.xpb(["paste", "-t", "image/png"]), try Data(contentsOf: png))
+        }
+    }
+
+    @Test("SAVE_TARGETS from a test owner: without a list every target is saved, with one only those")
+    func saveTargets() async throws {
+        let x = try XSession.require()
+        try await Self.withDaemon(x) { daemon in
+            let text = try x.file("t.txt", Data("saved text".utf8))
+            let html = try x.file("h.html", Data("<b>saved</b>".utf8))
+
+            let all = try await Self.python(x, ["xlib", "--save", "UTF8_STRING=\(text.path)", "text/html=\(html.path)"])
+            #expect(all.stdoutText == "owning\nsaved\n", "\(all)")
+            var targets = try await x.targets("CLIPBOARD")
+            #expect(targets.contains("UTF8_STRING") && targets.contains("text/html"), "\(targets)")
+            expectOutput(try await x.xpb(["paste", "-t", "text/html"]), try Data(contentsOf: html))
+
+            let listed = try await Self.python(x, ["xlib", "--save", "text/html", "UTF8_STRING=\(text.path)", "text/html=\(html.path)"])
+            #expect(listed.stdoutText == "owning\nsaved\n", "\(listed)")
+            targets = try await x.targets("CLIPBOARD")
+            #expect(targets.contains("text/html") && !targets.contains("UTF8_STRING"), "only the listed target is kept: \(targets)")
+            expectOutput(try await x.xpb(["paste", "-t", "text/html"]), try Data(contentsOf: html))
+        }
+    }
+
+    @Test("pasteboard-example copy keeps its text once xpb daemon runs")
+    func pasteboardExample() async throws {
+        let x = try XSession.require()
+        let example = try Tools.product("pasteboard-example")
+        try await Self.withDaemon(x) { daemon in
+            let copied = try await x.run(example, ["copy", "some", "text"])
+            #expect(copied.status == 0 && copied.stdoutText.hasPrefix("copied"), "\(copied)")
+            await Self.expectLog(daemon, "saved CLIPBOARD for")
+            expectOutput(try await x.xpb(["paste"]), Data("some text".utf8))
+        }
+    }
+
+    // MARK: Secrets
+
+    @Test("a --sensitive copy and a foreign owner with the KDE hint: never read, kept or written")
+    func secretsAreNotKept() async throws {
+        let x = try XSession.require()
+        let stateHome = try Self.stateHome()
+        let secret = "hunter2-\(UUID().uuidString)"
+        let foreign = "kde-secret-\(UUID().uuidString)"
+        try await Self.withDaemon(x, stateHome: stateHome) { daemon in
+            let copy = try await x.xpb(["copy", "--sensitive"], stdin: .pipe(Data(secret.utf8)))
+            expectSuccess(copy)
+            await Self.expectLog(daemon, "is marked secret")
+            let cleared = try await x.xpb(["clear"])
+            #expect(cleared.status == 0, "\(cleared)")
+            #expect(try await x.waitForNoOwner("CLIPBOARD", timeout: .seconds(2)), "a secret must not be taken over")
+
+            let text = try x.file("s.txt", Data(foreign.utf8))
+            let hint = try x.file("hint", Data("secret".utf8))
+            let owner = try await Self.python(
+                x, ["xlib", "--linger", "1", "UTF8_STRING=\(text.path)", "x-kde-passwordManagerHint=\(hint.path)"])
+            #expect(owner.status == 0, "\(owner)")
+            await Self.expectLog(daemon, "is marked secret", count: 2)
+            #expect(try await x.waitForNoOwner("CLIPBOARD", timeout: .seconds(2)), "a secret must not outlive its owner")
+        }
+
+        // Nothing under the state directory holds either secret.
+        let files = FileManager.default.enumerator(atPath: stateHome.path)?.compactMap { $0 as? String } ?? []
+        for file in files {
+            let contents = FileManager.default.contents(atPath: stateHome.appendingPathComponent(file).path) ?? Data()
+            #expect(contents.range(of: Data(secret.utf8)) == nil, "\(file) holds the --sensitive secret")
+            #expect(contents.range(of: Data(foreign.utf8)) == nil, "\(file) holds the KDE-hinted secret")
+        }
+    }
+
+    // MARK: One per display, signals
+
+    @Test("a second daemon on the same display exits 1 with one line naming the running one")
+    func onePerDisplay() async throws {
+        let x = try XSession.require()
+        try await Self.withDaemon(x) { daemon in
+            let second = try await x.run("/usr/bin/env", ["XDG_STATE_HOME=\(daemon.stateHome.path)", x.xpbPath, "daemon"])
+            expectXpbError(second, status: 1, "a second xpb daemon")
+            #expect(second.stderr.contains("pid \(daemon.process.pid)"), "the message must name the running daemon's pid \(daemon.process.pid): \(second.stderr)")
+            #expect(daemon.process.isRunning, "the first daemon must keep running")
+        }
+    }
+}
