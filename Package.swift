@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "X11Pasteboard", targets: ["X11Pasteboard"]),
         .library(name: "UniformTypes", targets: ["UniformTypes"]),
+        .library(name: "ClipboardHistory", targets: ["ClipboardHistory"]),
         .executable(name: "xpb", targets: ["xpb"]),
     ],
     dependencies: [
@@ -14,6 +15,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         // Tests only: runs the commands the tests run to completion.
         .package(url: "https://github.com/swiftlang/swift-subprocess.git", from: "1.0.2"),
+        // The clipboard history's SQLite database (WAL, FTS5) over the system's libsqlite3.
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     ],
     targets: [
         // Xlib + XFixes as installed by the system. `link` lines in the module map make the build
@@ -30,10 +33,15 @@ let package = Package(
         .target(
             name: "X11Pasteboard",
             dependencies: ["CX11", "CSystemShims", "UniformTypes", .product(name: "SystemPackage", package: "swift-system")]),
+        // The history of the clipboard on disk: snapshots in SQLite, large ones as files beside it.
+        .target(
+            name: "ClipboardHistory",
+            dependencies: ["X11Pasteboard", "UniformTypes", .product(name: "GRDB", package: "GRDB.swift")]),
         .executableTarget(
             name: "xpb",
             dependencies: [
                 "X11Pasteboard",
+                "ClipboardHistory",
                 "UniformTypes",
                 "CSystemShims",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -41,6 +49,11 @@ let package = Package(
             ]
         ),
         .testTarget(name: "UniformTypesTests", dependencies: ["UniformTypes"]),
+        // Records into a history in a loop until killed: the crash-safety test's child.
+        .executableTarget(name: "history-writer", dependencies: ["ClipboardHistory", "X11Pasteboard"], path: "Tests/HistoryWriter"),
+        .testTarget(
+            name: "ClipboardHistoryTests",
+            dependencies: ["ClipboardHistory", "X11Pasteboard", "UniformTypes", "XTestSupport", "history-writer"]),
         // What the Pasteboard documentation shows, built so that it keeps compiling; the tests
         // also run it as a writer that exits (the clipboard manager hand-off).
         .executableTarget(
@@ -61,7 +74,7 @@ let package = Package(
         .testTarget(name: "X11PasteboardTests", dependencies: ["X11Pasteboard", "UniformTypes", "CX11", "XTestSupport"]),
         .testTarget(
             name: "xpbTests",
-            dependencies: ["xpb", "X11Pasteboard", "UniformTypes", "XTestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["xpb", "X11Pasteboard", "UniformTypes", "ClipboardHistory", "XTestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
     ]
 )

@@ -698,6 +698,23 @@ def main():
         {"na": None if watch["available"] else watch["reason"], "idle_wakeups": watch.get("idle_wakeups"),
          "idle_cpu_ms": watch.get("idle_cpu_ms")})
 
+    # ---- 7. history ----------------------------------------------------------------------------
+    progress("7. xpb history --json over 1000 entries")
+    g7 = "7. history (1000 entries)"
+    writer = os.path.join(os.path.dirname(xpb), "history-writer")
+    help_out = run_output([xpb, "history", "--help"])[1].decode(errors="replace")
+    if "USAGE: xpb history" in help_out and os.access(writer, os.X_OK):
+        hdir = os.path.join(_tmpdir, "history")
+        subprocess.run([writer, hdir, "1000"], check=True)
+        listing = [xpb, "history", "--json", "--directory", hdir]
+        if len(json.loads(run_output(listing)[1])) != 1000:
+            notes.append("xpb history --json did not list 1000 entries")
+        times = interleaved({"json": listing}, args.small_runs, 3, lambda a: spawn_time_blocking(a)[0])
+        add(g7, "xpb history --json", "xpb", "ms", [t * 1000 for t in times["json"]], "lower", False)
+    else:
+        add(g7, "xpb history --json", "xpb", "ms", [], "lower", False,
+            {"na": "n/a (xpb history or history-writer not built)"})
+
     # ---- ratios -------------------------------------------------------------------------------
     for r in rows:
         r["vs_best_peer"] = None
@@ -757,6 +774,9 @@ def main():
     goal("zero CPU while idle", idle, None if idle is None else (idle < 1.0 and not watch.get("idle_wakeups")),
          (f"{idle:.2f} ms CPU, {watch.get('idle_wakeups')} wake-ups in {watch.get('idle_seconds')} s"
           if idle is not None else watch.get("reason", watch.get("error", "n/a"))))
+
+    hj = find("7.", "xpb history --json")
+    goal("`xpb history --json` over 1000 entries < 30 ms", hj, None if hj is None else hj < 30, fmt(hj, "ms"))
 
     # ---- report -------------------------------------------------------------------------------
     finished = datetime.datetime.now(datetime.timezone.utc)

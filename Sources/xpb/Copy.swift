@@ -76,18 +76,9 @@ extension XPB {
                 var configuration = SelectionOwner.Configuration()
                 configuration.conversionLimit = pasteOnce ? 1 : loops
                 if let expire { configuration.expiry = PasteRequest.duration(seconds: expire) }
-                let owner = SelectionOwner(
-                    connection: connection, selection: connection.atom(options.selection),
-                    content: SelectionContent(representations: representations, isSensitive: sensitive),
-                    configuration: configuration)
-                try owner.acquire()
-                if !foreground { try Detach.intoBackground(keeping: FileDescriptor(rawValue: connection.fileDescriptor)) }
-                connection.wakeDescriptor = TerminationSignals.catchIntoPipe()
-                if try owner.serve(stoppingWhen: { TerminationSignals.wasReceived }) == .stopped {
-                    // Told to stop while still serving: what was copied stays with the
-                    // clipboard manager, if one runs (never a --sensitive copy).
-                    _ = owner.handOffToClipboardManager()
-                }
+                try SelectionServing.serve(
+                    SelectionContent(representations: representations, isSensitive: sensitive), on: connection,
+                    selection: options.selection, configuration: configuration, foreground: foreground)
             }
         }
 

@@ -15,6 +15,6 @@ struct XPB: ParsableCommand {
               xpb clear -p                       empty the PRIMARY selection
             """,
         version: "0.1.0",
-        subcommands: [Copy.self, Paste.self, Types.self, TypeInfo.self, Clear.self, Watch.self, Daemon.self]
+        subcommands: [Copy.self, Paste.self, Types.self, TypeInfo.self, Clear.self, Watch.self, Daemon.self, History.self]
     )
 }

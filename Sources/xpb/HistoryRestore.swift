@@ -1,0 +1,58 @@
+import ArgumentParser
+import ClipboardHistory
+import SystemPackage
+import X11Pasteboard
+
+extension XPB.History {
+    /// `xpb history restore N` / `--from-menu`: an entry becomes the clipboard again.
+    struct Restore: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Make an entry the clipboard again, every representation, served in the background.",
+            discussion: """
+                Like xpb copy, it returns once it owns the selection and serves from a background \
+                process until another client copies. --from-menu reads the entry from the first \
+                line of stdin as `xpb history --menu` printed it (the number it starts with).
+                """)
+
+        @OptionGroup var options: GlobalOptions
+        @OptionGroup var history: HistoryOptions
+
+        @Flag(name: .customLong("from-menu"), help: "Read the entry from a line of `xpb history --menu` on stdin.")
+        var fromMenu = false
+
+        @Flag(help: "Serve in the foreground instead of detaching.")
+        var foreground = false
+
+        @Argument(help: ArgumentHelp("The entry (0 is the newest).", valueName: "n"))
+        var index: Int?
+
+        func validate() throws {
+            if fromMenu == (index != nil) { throw ValidationError("give an entry number or --from-menu (one of them)") }
+        }
+
+        func run() throws {
+            try reportingFailures {
+                let index = try self.index ?? Restore.chosenIndex(try FileDescriptorIO.readAll(.standardInput))
+                let store = try history.open()
+                let snapshot = try HistoryOptions.mapping { try store.snapshot(at: index) }
+                let connection = try options.connect()
+                try SelectionServing.serve(snapshot.content, on: connection, selection: options.selection, foreground: foreground)
+            }
+        }
+
+        /// The number a menu line starts with (after blanks); a picker closed without a choice
+        /// gives nothing.
+        static func chosenIndex(_ input: [UInt8]) throws(CommandFailure) -> Int {
+            let line = input.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).first ?? []
+            let digits = line.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }.prefix { (48...57).contains($0) }
+            guard !line.allSatisfy({ $0 == 32 || $0 == 9 || $0 == 13 }) else {
+                throw CommandFailure("nothing was chosen (stdin is empty)", exitCode: 1)
+            }
+            guard let index = Int(String(decoding: digits, as: UTF8.self)) else {
+                let shown = String(decoding: line.prefix(60), as: UTF8.self)
+                throw CommandFailure("'\(shown)' is not a line of `xpb history --menu` (it starts with no entry number)", exitCode: 1)
+            }
+            return index
+        }
+    }
+}
