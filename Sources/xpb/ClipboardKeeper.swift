@@ -1,3 +1,5 @@
+import ClipboardHistory
+import Dispatch
 import Glibc
 import X11Pasteboard
 
@@ -199,12 +201,7 @@ final class ClipboardKeeper {
     // MARK: Helpers
 
     private func record(_ snapshot: SelectionSnapshot, selection: String) {
-        guard let history else { return }
-        do {
-            try history.record(snapshot, selection)
-        } catch {
-            DaemonLog.line("could not write the history: \(error)")
-        }
+        history?.record(snapshot, selection)
     }
 
     static func summary(_ snapshot: SelectionSnapshot) -> String {
@@ -221,13 +218,54 @@ final class ClipboardKeeper {
 }
 
 /// Where the daemon records what it saw, and finds what to restore: the history store.
-struct DaemonHistory {
-    var record: (SelectionSnapshot, String) throws -> Void
-    var newest: () throws -> SelectionSnapshot?
+///
+/// Writes run on a thread of their own, in order: hashing and syncing a 64 MiB entry to disk
+/// takes long enough that Qt, waiting for its SAVE_TARGETS answer, would give up if the X loop
+/// waited for it. `finish()` waits for the writes queued so far (SIGTERM: finish writing).
+final class DaemonHistory: @unchecked Sendable {
+    private let store: HistoryStore
+    private let writer = DispatchQueue(label: "xpb daemon history writer")
+
+    private init(store: HistoryStore) {
+        self.store = store
+    }
 
     /// The history under `$XDG_STATE_HOME/xpb`; nil (with a log line) when it cannot be opened,
     /// so the daemon still keeps the clipboard alive.
     static func open(log: (String) -> Void) -> DaemonHistory? {
-        nil
+        var environment: [String: String] = [:]
+        for name in ["XDG_STATE_HOME", "HOME"] {
+            if let value = getenv(name) { environment[name] = String(cString: value) }
+        }
+        let directory = HistoryStore.defaultDirectory(environment: environment)
+        do {
+            let store = try HistoryStore(directory: directory)
+            log("recording the history in \(directory)")
+            return DaemonHistory(store: store)
+        } catch {
+            log("cannot open the history in \(directory), keeping the clipboard without it: \(error)")
+            return nil
+        }
+    }
+
+    /// Queues `snapshot` for the history; failures are logged.
+    func record(_ snapshot: SelectionSnapshot, _ selection: String) {
+        writer.async { [store] in
+            do {
+                try store.record(snapshot, selection: selection)
+            } catch {
+                DaemonLog.line("could not write the history: \(error)")
+            }
+        }
+    }
+
+    /// The newest entry, once the writes queued so far are done.
+    func newest() throws -> SelectionSnapshot? {
+        try writer.sync { try store.newest() }
+    }
+
+    /// Waits for every queued write.
+    func finish() {
+        writer.sync {}
     }
 }

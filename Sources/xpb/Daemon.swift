@@ -68,10 +68,12 @@ extension XPB {
                         "a clipboard manager already runs on display \(connection.displayName): \(running.map(Self.describe) ?? "it started at the same moment")",
                         exitCode: 1)
                 }
+                let history = DaemonHistory.open(log: DaemonLog.line)
                 let keeper = try ClipboardKeeper(
                     connection: connection, service: service, recordsPrimary: primary,
-                    sizeLimit: ByteCount.parse(maxEntrySize)!, history: DaemonHistory.open(log: DaemonLog.line))
+                    sizeLimit: ByteCount.parse(maxEntrySize)!, history: history)
                 DaemonLog.line("managing the clipboard of display \(connection.displayName) (pid \(getpid()))")
+                defer { history?.finish() }
                 try keeper.run(stoppingWhen: { TerminationSignals.wasReceived })
                 service.relinquish()
                 if service.wasReplaced {

@@ -71,7 +71,9 @@ struct DaemonTests {
 
     /// Stops the daemon with SIGTERM: it must exit 0.
     static func stop(_ daemon: Daemon, _ x: XSession, sourceLocation: SourceLocation = #_sourceLocation) async {
-        let result = await x.stop(daemon.process)
+        // Generous: it finishes writing the history first (a 20 MiB entry, hashed by a debug build).
+        let result = await daemon.process.stop(grace: .seconds(30))
+        await x.stop(daemon.process)
         #expect(!result.signaled && result.status == 0, "SIGTERM must end xpb daemon with exit 0: \(result)", sourceLocation: sourceLocation)
     }
 
@@ -196,7 +198,14 @@ struct DaemonTests {
         let stateHome = try Self.stateHome()
         let secret = "hunter2-\(UUID().uuidString)"
         let foreign = "kde-secret-\(UUID().uuidString)"
+        let ordinary = "ordinary-\(UUID().uuidString)"
         try await Self.withDaemon(x, stateHome: stateHome) { daemon in
+            // A control: ordinary text does reach the state directory, so the grep below can fail.
+            let plain = try await x.xclipOwner("clipboard", Data(ordinary.utf8))
+            await Self.expectLog(daemon, "kept CLIPBOARD of")
+            await x.stop(plain)
+            await Self.expectLog(daemon, "took CLIPBOARD over")
+
             let copy = try await x.xpb(["copy", "--sensitive"], stdin: .pipe(Data(secret.utf8)))
             expectSuccess(copy)
             await Self.expectLog(daemon, "is marked secret")
@@ -213,13 +222,74 @@ struct DaemonTests {
             #expect(try await x.waitForNoOwner("CLIPBOARD", timeout: .seconds(2)), "a secret must not outlive its owner")
         }
 
-        // Nothing under the state directory holds either secret.
+        // Nothing under the state directory holds either secret; the ordinary text is there.
         let files = FileManager.default.enumerator(atPath: stateHome.path)?.compactMap { $0 as? String } ?? []
+        let holdingOrdinary = files.filter {
+            FileManager.default.contents(atPath: stateHome.appendingPathComponent($0).path)?.range(of: Data(ordinary.utf8)) != nil
+        }
+        #expect(!holdingOrdinary.isEmpty, "the ordinary copy must be in the history's files: \(files)")
+        let history = try await Self.history(x, stateHome, ["--json"])
+        #expect(history.status == 0 && history.stdoutText.contains(ordinary), "\(history)")
+        #expect(!history.stdoutText.contains(secret) && !history.stdoutText.contains(foreign), "\(history)")
         for file in files {
             let contents = FileManager.default.contents(atPath: stateHome.appendingPathComponent(file).path) ?? Data()
             #expect(contents.range(of: Data(secret.utf8)) == nil, "\(file) holds the --sensitive secret")
             #expect(contents.range(of: Data(foreign.utf8)) == nil, "\(file) holds the KDE-hinted secret")
         }
+    }
+
+    // MARK: History
+
+    static func history(_ x: XSession, _ stateHome: URL, _ arguments: [String]) async throws -> RunResult {
+        try await x.run("/usr/bin/env", ["XDG_STATE_HOME=\(stateHome.path)", x.xpbPath, "history"] + arguments)
+    }
+
+    @Test("after a restart the newest entry is back on an empty CLIPBOARD, every representation")
+    func restartRestores() async throws {
+        let x = try XSession.require()
+        let stateHome = try Self.stateHome()
+        let text = try x.file("t.txt", Data("restored text".utf8))
+        let html = try x.file("h.html", Data("<u>restored</u>".utf8))
+        try await Self.withDaemon(x, stateHome: stateHome) { daemon in
+            let owner = try await Self.python(x, ["xlib", "--exit-after-read", "UTF8_STRING=\(text.path)", "text/html=\(html.path)"])
+            #expect(owner.status == 0, "\(owner)")
+            await Self.expectLog(daemon, "took CLIPBOARD over")
+        }
+        // The daemon took its content with it.
+        #expect(try await x.waitForNoOwner("CLIPBOARD", timeout: .seconds(5)))
+        let listed = try await Self.history(x, stateHome, ["--json"])
+        #expect(listed.status == 0 && listed.stdoutText.contains("restored text"), "\(listed)")
+
+        try await Self.withDaemon(x, stateHome: stateHome) { daemon in
+            await Self.expectLog(daemon, "restored the newest entry")
+            expectOutput(try await x.xpb(["paste", "-t", "UTF8_STRING"]), try Data(contentsOf: text))
+            expectOutput(try await x.xpb(["paste", "-t", "text/html"]), try Data(contentsOf: html))
+        }
+    }
+
+    @Test("kill -9 right after 20 quick copies: the history opens and holds only whole entries")
+    func killedMidStream() async throws {
+        let x = try XSession.require()
+        let stateHome = try Self.stateHome()
+        let daemon = try await Self.startDaemon(x, stateHome: stateHome)
+        let texts = (1...20).map { "quick copy \($0) " + String(repeating: "x", count: $0 * 1000) }
+        for text in texts {
+            let copy = try await x.xpb(["copy"], stdin: .pipe(Data(text.utf8)))
+            #expect(copy.status == 0, "\(copy)")
+        }
+        kill(daemon.process.pid, SIGKILL)
+        await x.stop(daemon.process)
+
+        let listed = try await Self.history(x, stateHome, ["--json"])
+        #expect(listed.status == 0, "the history must open after kill -9: \(listed)")
+        let entries = try JSONSerialization.jsonObject(with: listed.stdout) as? [[String: Any]] ?? []
+        #expect(!entries.isEmpty && entries.count <= 20, "\(entries.count) entries")
+        for entry in entries {
+            let text = entry["text"] as? String ?? ""
+            #expect(texts.contains(text), "an entry that is no copy: \(text.prefix(40))")
+        }
+        // And a daemon works on it again.
+        try await Self.withDaemon(x, stateHome: stateHome) { _ in }
     }
 
     // MARK: One per display, signals
