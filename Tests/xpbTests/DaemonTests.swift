@@ -294,6 +294,21 @@ struct DaemonTests {
 
     // MARK: One per display, signals
 
+    @Test("an idle daemon sleeps on the X socket: no CPU while nothing happens")
+    func idleUsesNoCPU() async throws {
+        let x = try XSession.require()
+        try await Self.withDaemon(x) { daemon in
+            let owner = try await x.xclipOwner("clipboard", Data("idle".utf8))
+            await Self.expectLog(daemon, "kept CLIPBOARD of")
+            let before = try CPUTime.processTicks(of: daemon.process.pid)
+            try await Task.sleep(for: .seconds(1))
+            let after = try CPUTime.processTicks(of: daemon.process.pid)
+            // A clock tick is 10 ms: a timer or poll loop shows up, scheduling noise does not.
+            #expect(after - before <= 1, "the idle daemon used \(after - before) ticks of CPU in 1 s")
+            await x.stop(owner)
+        }
+    }
+
     @Test("a second daemon on the same display exits 1 with one line naming the running one")
     func onePerDisplay() async throws {
         let x = try XSession.require()
