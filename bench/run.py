@@ -942,7 +942,14 @@ def measure_daemon(xpb, display, runs):
                 except OSError:
                     pass
             return total
-        time.sleep(1.0)
+        # the history writer may still be hashing and syncing the 64 MiB entries: wait for quiet
+        quiet_deadline = time.perf_counter() + 60
+        while time.perf_counter() < quiet_deadline:
+            c0 = cpu_ns(d.p.pid)
+            time.sleep(0.5)
+            if cpu_ns(d.p.pid) - c0 < 1e6:
+                break
+        out["rss_64m_settled_mib"] = vm_rss_kib(d.p.pid) / 1024
         c0 = cpu_ns(d.p.pid)
         time.sleep(3.0)
         out["idle_cpu_ms"] = (cpu_ns(d.p.pid) - c0) / 1e6
@@ -979,7 +986,7 @@ def measure_daemon(xpb, display, runs):
             _stop(cp)
             forget(cp)
         d.stop()
-    out["qt_handoff"] = qt_handoff(xpb, env)
+    out["qt_handoff"] = qt_handoff(xpb, env, probe)
     probe.close()
     return out
 
@@ -1006,7 +1013,7 @@ del app
 """
 
 
-def qt_handoff(xpb, env):
+def qt_handoff(xpb, env, probe):
     """A Qt5 program copies HTML + text and quits: how long its exit takes (Qt waits for the
     manager's SAVE_TARGETS answer, 5 s at most) and what stays, with xpb daemon and with
     xfce4-clipman (Debian's, under dbus-run-session) as the manager."""
@@ -1022,20 +1029,29 @@ def qt_handoff(xpb, env):
     script = os.path.join(_tmpdir, "qt_copy.py")
     with open(script, "w") as f:
         f.write(QT_COPY)
+    manager_atom = probe.x.XInternAtom(probe.dpy, b"CLIPBOARD_MANAGER", 0)
+
+    def stop_group(m):
+        # dbus-run-session leaves xfce4-clipman and its buses behind: end the whole group.
+        try:
+            os.killpg(m.pid, signal.SIGTERM)
+            m.wait(timeout=5)
+        except (ProcessLookupError, subprocess.TimeoutExpired):
+            try:
+                os.killpg(m.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        forget(m)
+
     for name, argv in managers.items():
         ensure_no_owner()
-        m = start(argv, env=env, stderr=subprocess.DEVNULL)
+        m = start(argv, env=env, stderr=subprocess.DEVNULL, start_new_session=True)
         deadline = time.perf_counter() + 10
-        manager_atom = None
-        while time.perf_counter() < deadline:
-            rc, outp, _ = run_output([xpb, "types", "--selection", "CLIPBOARD_MANAGER"])
-            if rc == 0:
-                break
-            time.sleep(0.1)
-        else:
+        while probe.x.XGetSelectionOwner(probe.dpy, manager_atom) == 0 and time.perf_counter() < deadline:
+            time.sleep(0.05)
+        if probe.x.XGetSelectionOwner(probe.dpy, manager_atom) == 0:
             results[name] = {"na": "it never took CLIPBOARD_MANAGER (needs a session?)"}
-            _stop(m)
-            forget(m)
+            stop_group(m)
             continue
         times = []
         kept = None
@@ -1043,7 +1059,7 @@ def qt_handoff(xpb, env):
             t0 = time.perf_counter()
             r = subprocess.run(["/usr/bin/python3", script], capture_output=True, env=env, timeout=30)
             times.append(time.perf_counter() - t0)
-            time.sleep(0.3)
+            time.sleep(1.0)   # time for the manager to put back what it saved
             kept = []
             for t in ("text/html", "UTF8_STRING"):
                 rc, got, _ = run_output([xpb, "paste", "-t", t])
@@ -1051,8 +1067,11 @@ def qt_handoff(xpb, env):
                     kept.append(t)
         results[name] = {"seconds": median(times), "kept": kept,
                          "qt_warned": b"clipboard manager" in r.stderr}
-        _stop(m)
-        forget(m)
+        stop_group(m)
+        # its CLIPBOARD_MANAGER must be free before the next manager starts
+        deadline = time.perf_counter() + 5
+        while probe.x.XGetSelectionOwner(probe.dpy, manager_atom) != 0 and time.perf_counter() < deadline:
+            time.sleep(0.05)
     return results
 
 
