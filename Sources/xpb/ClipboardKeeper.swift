@@ -84,6 +84,9 @@ final class ClipboardKeeper {
     /// Reads every representation of the new CLIPBOARD owner and records it.
     private func keep(owner: XWindow, reason: String) {
         let started = ContinuousClock.now
+        // The last owner's content is in the history now: let it go before the new one arrives,
+        // so that only one entry is held at a time.
+        kept = nil
         do {
             guard let snapshot = try SelectionSnapshot.capture(clipboard, with: reader, sizeLimit: sizeLimit) else {
                 kept = nil

@@ -88,6 +88,22 @@ struct DaemonTests {
         #expect(seen, "the daemon should have logged \"\(text)\"; its log:\n\(daemon.log)", sourceLocation: sourceLocation)
     }
 
+    @Test("--max-entry-size leaves out representations that would pass it, and keeps the rest")
+    func sizeCap() async throws {
+        let x = try XSession.require()
+        let small = try x.file("small.txt", Data("small enough".utf8))
+        let large = try x.file("large.bin", Samples.binary(count: 200_000))  // python-xlib has no BIG-REQUESTS: < 256 KiB
+        try await Self.withDaemon(x, arguments: ["--max-entry-size", "100K"]) { daemon in
+            let owner = try await Self.python(
+                x, ["xlib", "--linger", "1.5", "UTF8_STRING=\(small.path)", "application/octet-stream=\(large.path)"])
+            #expect(owner.status == 0, "\(owner)")
+            await Self.expectLog(daemon, "took CLIPBOARD over")
+            let targets = try await x.targets("CLIPBOARD")
+            #expect(targets.contains("UTF8_STRING") && !targets.contains("application/octet-stream"), "\(targets)")
+            expectOutput(try await x.xpb(["paste"]), try Data(contentsOf: small))
+        }
+    }
+
     // MARK: Real applications
 
     @Test("a Qt5 program copies HTML and text and exits normally: both stay, byte-exact")
