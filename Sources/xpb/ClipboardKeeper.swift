@@ -68,8 +68,12 @@ final class ClipboardKeeper {
     private func handle(_ change: OwnerChange) {
         // Our own takeover, reported back.
         if change.owner == connection.window { return }
-        // A newer change of the same selection is already queued: this one is history.
-        if watcher.hasQueuedChange(of: change.selection) { return }
+        // A newer change of the same selection is already queued: this owner is history, and
+        // what we kept belongs to the one before it, so it must not come back when it leaves.
+        if watcher.hasQueuedChange(of: change.selection) {
+            if change.selection == clipboard && change.owner != .none { kept = nil }
+            return
+        }
         if change.selection == primary {
             if change.owner != .none { recordPrimary() }
             return
