@@ -22,7 +22,7 @@ struct DaemonTests {
         var log: String { process.result().stderr }
 
         /// Waits until the daemon's log has `count` lines containing `text`.
-        func waitForLog(_ text: String, count: Int = 1, timeout: Duration = .seconds(10)) async -> Bool {
+        func waitForLog(_ text: String, count: Int = 1, timeout: Duration = .seconds(30)) async -> Bool {
             let deadline = ContinuousClock.now.advanced(by: timeout)
             while ContinuousClock.now < deadline {
                 if log.components(separatedBy: "\n").filter({ $0.contains(text) }).count >= count { return true }
@@ -45,7 +45,7 @@ struct DaemonTests {
         let home = try stateHome ?? Self.stateHome()
         let process = try x.spawn("/usr/bin/env", ["XDG_STATE_HOME=\(home.path)", x.xpbPath, "daemon"] + arguments)
         let daemon = Daemon(process: process, stateHome: home)
-        guard await daemon.waitForLog("managing the clipboard") else {
+        guard await daemon.waitForLog("managing the clipboard", timeout: .seconds(60)) else {
             let result = await x.stop(process)
             Issue.record("xpb daemon did not start: \(result)", sourceLocation: sourceLocation)
             throw HarnessError.failed("daemon did not start")
@@ -74,6 +74,10 @@ struct DaemonTests {
         // Generous: it finishes writing the history first (a 20 MiB entry, hashed by a debug build).
         let result = await daemon.process.stop(grace: .seconds(30))
         await x.stop(daemon.process)
+        // The server drops a dead client's selections when it gets to its disconnect: the next
+        // test's daemon must not find this one's CLIPBOARD_MANAGER still held.
+        let released = (try? await x.waitForNoOwner("CLIPBOARD_MANAGER", timeout: .seconds(10))) ?? false
+        #expect(released, "CLIPBOARD_MANAGER still owned after the daemon exited", sourceLocation: sourceLocation)
         #expect(!result.signaled && result.status == 0, "SIGTERM must end xpb daemon with exit 0: \(result)", sourceLocation: sourceLocation)
     }
 
