@@ -15,8 +15,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         // Tests only: runs the commands the tests run to completion.
         .package(url: "https://github.com/swiftlang/swift-subprocess.git", from: "1.0.2"),
-        // The clipboard history's SQLite database (WAL, FTS5) over the system's libsqlite3.
-        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     ],
     targets: [
         // Xlib + XFixes as installed by the system. `link` lines in the module map make the build
@@ -33,10 +31,10 @@ let package = Package(
         .target(
             name: "X11Pasteboard",
             dependencies: ["CX11", "CSystemShims", "UniformTypes", .product(name: "SystemPackage", package: "swift-system")]),
+        // SQLite as the system installs it, for the history (FTS5 and WAL are in Debian's build).
+        .systemLibrary(name: "CSQLite", path: "Modules/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // The history of the clipboard on disk: snapshots in SQLite, large ones as files beside it.
-        .target(
-            name: "ClipboardHistory",
-            dependencies: ["X11Pasteboard", "UniformTypes", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "ClipboardHistory", dependencies: ["CSQLite", "X11Pasteboard", "UniformTypes"]),
         .executableTarget(
             name: "xpb",
             dependencies: [
@@ -49,7 +47,8 @@ let package = Package(
             ]
         ),
         .testTarget(name: "UniformTypesTests", dependencies: ["UniformTypes"]),
-        // Records into a history in a loop until killed: the crash-safety test's child.
+        // Records into a history: in a loop until killed (the crash-safety tests), or N entries
+        // (the benchmark's history).
         .executableTarget(name: "history-writer", dependencies: ["ClipboardHistory", "X11Pasteboard"], path: "Tests/HistoryWriter"),
         .testTarget(
             name: "ClipboardHistoryTests",

@@ -32,21 +32,31 @@ public struct HistoryEntry: Sendable, Equatable {
     /// space become one space; without text, a summary of what the entry holds.
     public func preview(width: Int = 80) -> String {
         if let text {
-            var line = ""
-            var lastWasSpace = false
-            for character in text {
-                if character.isWhitespace {
-                    if !lastWasSpace && !line.isEmpty { line.append(" ") }
-                    lastWasSpace = true
-                } else {
-                    line.append(character)
-                    lastWasSpace = false
+            // Scalars, not Characters: a listing previews a thousand texts, and grapheme breaking
+            // them costs more than the rest of the listing. Control characters count as blanks,
+            // so a preview never moves a terminal's cursor.
+            var line = String.UnicodeScalarView()
+            var count = 0
+            var pendingSpace = false
+            for scalar in text.unicodeScalars {
+                if scalar.properties.isWhitespace || scalar.value < 0x20 || (0x7F..<0xA0).contains(scalar.value) {
+                    pendingSpace = count > 0
+                    continue
                 }
-                if line.count > width { break }
+                if pendingSpace {
+                    line.append(" ")
+                    count += 1
+                    pendingSpace = false
+                }
+                if count == width {
+                    line.removeLast()
+                    line.append("…")
+                    break
+                }
+                line.append(scalar)
+                count += 1
             }
-            while line.last == " " { line.removeLast() }
-            if line.count > width { line = String(line.prefix(width - 1)) + "…" }
-            if !line.isEmpty { return line }
+            if count > 0 { return String(line) }
         }
         let kind = types.first ?? targets.first ?? "data"
         return "[\(kind), \(HistoryEntry.formatSize(size))]"

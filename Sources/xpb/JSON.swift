@@ -20,6 +20,7 @@ indirect enum JSONValue: Sendable, Equatable {
     /// Compact JSON text (no spaces), one line.
     var serialized: String {
         var out = ""
+        out.reserveCapacity(4096)
         write(to: &out)
         return out
     }
@@ -52,6 +53,11 @@ indirect enum JSONValue: Sendable, Equatable {
     /// A JSON string literal: quotes, backslash and control characters escaped (RFC 8259 §7);
     /// U+2028/U+2029 too, so the output is also safe inside JavaScript.
     static func quote(_ string: String) -> String {
+        // Most strings need no escape: copy them whole (listings quote thousands of texts).
+        // 0xE2 starts U+2028/U+2029, so any string with it takes the careful path.
+        if string.utf8.allSatisfy({ $0 >= 0x20 && $0 != 0x22 && $0 != 0x5C && $0 != 0x7F && $0 != 0xE2 }) {
+            return "\"" + string + "\""
+        }
         let hex = Array("0123456789abcdef")
         var out = "\""
         for scalar in string.unicodeScalars {
