@@ -287,6 +287,30 @@ struct DaemonTests {
         }
     }
 
+    @Test("PRIMARY goes to the history only with --primary")
+    func primaryOnlyWhenAsked() async throws {
+        let x = try XSession.require()
+        for recordsPrimary in [false, true] {
+            let stateHome = try Self.stateHome()
+            let selected = "selected-\(UUID().uuidString)"
+            let copied = "copied-\(UUID().uuidString)"
+            try await Self.withDaemon(x, stateHome: stateHome, arguments: recordsPrimary ? ["--primary"] : []) { daemon in
+                let primary = try await x.xclipOwner("primary", Data(selected.utf8))
+                // A CLIPBOARD copy after it: once that is in the history, PRIMARY was dealt with.
+                let clipboard = try await x.xclipOwner("clipboard", Data(copied.utf8))
+                var listed = ""
+                for _ in 0..<200 where !listed.contains(copied) {
+                    listed = try await Self.history(x, stateHome, ["--json"]).stdoutText
+                    try await Task.sleep(for: .milliseconds(50))
+                }
+                #expect(listed.contains(copied), "\(listed)")
+                #expect(listed.contains(selected) == recordsPrimary, "PRIMARY recorded: \(listed.contains(selected)), --primary: \(recordsPrimary)")
+                await x.stop(clipboard)
+                await x.stop(primary)
+            }
+        }
+    }
+
     @Test("kill -9 right after 20 quick copies: the history opens and holds only whole entries")
     func killedMidStream() async throws {
         let x = try XSession.require()
