@@ -50,6 +50,7 @@ extension XPB {
 
         func run() throws {
             signal(SIGPIPE, SIG_IGN)
+            MemoryTuning.reuseChunksReturnFreedMemory()
             try reportingFailures {
                 let connection = try GlobalOptions.connect(display: display)
                 let service = ClipboardManagerService(connection: connection)
