@@ -4,7 +4,7 @@
 # make sanitize: the X11Pasteboard tests under AddressSanitizer (with LeakSanitizer) and under
 #                ThreadSanitizer, built in .build-asan and .build-tsan; fails on any sanitizer
 #                report, from the tests or from the xpb they start (scripts/sanitize.sh).
-# make bench: xpb against xclip and xsel, side by side.
+# make bench: xpb against xclip and xsel, side by side; then sync and bridge (against autocutsel).
 
 .PHONY: run deps build release test sanitize bench clean
 
@@ -34,6 +34,7 @@ sanitize: deps
 
 bench: deps release
 	python3 bench/run.py
+	python3 bench/sync.py
 
 clean:
 	rm -rf .build .build-asan .build-tsan

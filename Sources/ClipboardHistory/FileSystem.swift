@@ -64,6 +64,11 @@ enum FileSystem {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw error("cannot read \(path)") }
         defer { close(fd) }
+        return try readAll(fd, path: path)
+    }
+
+    /// The whole content of the open file `fd` (from its start, whatever its offset).
+    static func readAll(_ fd: Int32, path: String) throws(HistoryError) -> [UInt8] {
         var status = stat()
         guard fstat(fd, &status) == 0 else { throw error("cannot read \(path)") }
         let size = Int(status.st_size)
@@ -71,7 +76,7 @@ enum FileSystem {
         var done = 0
         let failed: Int32? = bytes.withUnsafeMutableBytes { buffer in
             while done < size {
-                let count = Glibc.read(fd, buffer.baseAddress! + done, size - done)
+                let count = pread(fd, buffer.baseAddress! + done, size - done, off_t(done))
                 if count < 0 {
                     if errno == EINTR { continue }
                     return errno
@@ -101,5 +106,42 @@ enum FileSystem {
     /// An error naming what failed and `strerror` of `code` (default: the current errno).
     static func error(_ what: String, code: Int32 = errno) -> HistoryError {
         HistoryError("\(what): \(String(cString: strerror(code)))")
+    }
+}
+
+/// A content-addressed file opened now and read whenever asked: its content stays readable
+/// even if the entry that named it is deleted meanwhile (the descriptor keeps the file).
+///
+/// A process may close the descriptor behind our back (`xpb history restore` detaches, closing
+/// every descriptor but the display's), and the number may then name another file: the
+/// descriptor is used only while it still names the same inode, else the file is opened again
+/// by its name, which is the hash of its content and so can only hold the same bytes.
+final class OpenFile: @unchecked Sendable {
+    private let fd: Int32
+    private let path: String
+    private let identity: (device: UInt, inode: UInt)
+
+    init(_ path: String) throws(HistoryError) {
+        fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw FileSystem.error("cannot read \(path)") }
+        self.path = path
+        var status = stat()
+        fstat(fd, &status)
+        identity = (UInt(status.st_dev), UInt(status.st_ino))
+    }
+
+    deinit {
+        if isStillOurs { close(fd) }
+    }
+
+    /// The whole content; nil if it can be read neither through the descriptor nor by name.
+    func bytes() -> [UInt8]? {
+        if isStillOurs, let bytes = try? FileSystem.readAll(fd, path: path) { return bytes }
+        return try? FileSystem.read(path)
+    }
+
+    private var isStillOurs: Bool {
+        var status = stat()
+        return fstat(fd, &status) == 0 && UInt(status.st_dev) == identity.device && UInt(status.st_ino) == identity.inode
     }
 }

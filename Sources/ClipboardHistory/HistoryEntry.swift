@@ -93,6 +93,10 @@ public struct HistoryError: Error, CustomStringConvertible, Sendable {
 
     public var description: String { message }
 
+    static func damaged(_ index: Int, file: String) -> HistoryError {
+        HistoryError("history entry \(index) is damaged: its data file \(file) is missing")
+    }
+
     static func noEntry(_ index: Int, count: Int) -> HistoryError {
         if count == 0 { return HistoryError("the history is empty", isMissingEntry: true) }
         return HistoryError(

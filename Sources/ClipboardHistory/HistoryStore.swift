@@ -188,26 +188,66 @@ public final class HistoryStore: @unchecked Sendable {
     /// database or from their file.
     /// - Throws: `HistoryError` with `isMissingEntry` when there is no such entry.
     public func snapshot(at index: Int) throws -> SelectionSnapshot {
-        typealias Stored = (target: String, type: String, format: Int, bytes: [UInt8]?, blob: String?)
-        let rows: [Stored] = try reading("read history entry \(index)") { (db) throws(HistoryError) in
-            let id = try HistoryStore.id(at: index, db)
-            return try db.query(
-                "SELECT target, type, format, bytes, blob FROM representation WHERE entry = ? ORDER BY position", [.integer(id)]
-            ) { row in (row.text(0) ?? "", row.text(1) ?? "", Int(row.int(2)), row.blob(3), row.text(4)) }
-        }
         var representations: [SelectionSnapshot.Representation] = []
-        for row in rows {
+        for row in try stored(at: index) {
             var bytes = row.bytes ?? []
             if let blob = row.blob {
                 do {
                     bytes = try blobs.read(blob)
                 } catch {
-                    throw HistoryError("history entry \(index) is damaged: its data file \(blobs.file(blob)) is missing")
+                    throw HistoryError.damaged(index, file: blobs.file(blob))
                 }
             }
             representations.append(.init(target: row.target, type: row.type, format: row.format, bytes: bytes))
         }
         return SelectionSnapshot(representations: representations)
+    }
+
+    /// What an owner serves to hand entry `index` out again, every target with its recorded
+    /// type, format and bytes, like `snapshot(at:).content`, but the representations kept as
+    /// files are read only when a client first asks for them: a restored 200 MiB image costs
+    /// nothing until it is pasted. The files are opened now, so deleting the entry meanwhile
+    /// does not take its data away.
+    /// - Throws: `HistoryError` with `isMissingEntry` when there is no such entry.
+    public func content(at index: Int) throws -> SelectionContent {
+        var snapshot = SelectionSnapshot(representations: [])
+        var entries: [SelectionContent.Entry] = []
+        for row in try stored(at: index) {
+            if let blob = row.blob {
+                let file: OpenFile
+                do {
+                    file = try OpenFile(blobs.file(blob))
+                } catch {
+                    throw HistoryError.damaged(index, file: blobs.file(blob))
+                }
+                let (type, format) = (row.type, row.format)
+                entries.append(SelectionContent.Entry(target: row.target) {
+                    file.bytes().map { ServedValue(bytes: $0, type: type, format: format) }
+                })
+            } else {
+                let representation = SelectionSnapshot.Representation(
+                    target: row.target, type: row.type, format: row.format, bytes: row.bytes ?? [])
+                snapshot.representations.append(representation)
+                entries.append(
+                    SelectionContent.Entry(
+                        target: row.target, value: ServedValue(bytes: representation.bytes, type: row.type, format: row.format)))
+            }
+        }
+        // Only small representations can mark a secret, and a secret was never recorded; the
+        // check stays so that this content can never be handed to a clipboard manager if it was.
+        return SelectionContent(entries: entries, isSensitive: snapshot.isSensitive)
+    }
+
+    private typealias StoredRepresentation = (target: String, type: String, format: Int, bytes: [UInt8]?, blob: String?)
+
+    /// Entry `index`'s representation rows, in order.
+    private func stored(at index: Int) throws(HistoryError) -> [StoredRepresentation] {
+        try reading("read history entry \(index)") { (db) throws(HistoryError) in
+            let id = try HistoryStore.id(at: index, db)
+            return try db.query(
+                "SELECT target, type, format, bytes, blob FROM representation WHERE entry = ? ORDER BY position", [.integer(id)]
+            ) { row in (row.text(0) ?? "", row.text(1) ?? "", Int(row.int(2)), row.blob(3), row.text(4)) }
+        }
     }
 
     /// The newest entry's snapshot, nil when the history is empty.

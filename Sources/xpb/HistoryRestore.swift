@@ -34,9 +34,10 @@ extension XPB.History {
             try reportingFailures {
                 let index = try self.index ?? Restore.chosenIndex(try FileDescriptorIO.readAll(.standardInput))
                 let store = try history.open()
-                let snapshot = try HistoryOptions.mapping { try store.snapshot(at: index) }
+                // Large representations stay in their files until a client asks for them.
+                let content = try HistoryOptions.mapping { try store.content(at: index) }
                 let connection = try options.connect()
-                try SelectionServing.serve(snapshot.content, on: connection, selection: options.selection, foreground: foreground)
+                try SelectionServing.serve(content, on: connection, selection: options.selection, foreground: foreground)
             }
         }
 

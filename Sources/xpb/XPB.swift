@@ -16,6 +16,6 @@ struct XPB: ParsableCommand {
               xpb daemon                         keep the clipboard when the program that copied exits
             """,
         version: "0.1.0",
-        subcommands: [Copy.self, Paste.self, Types.self, TypeInfo.self, Clear.self, Watch.self, Daemon.self, History.self]
+        subcommands: [Copy.self, Paste.self, Types.self, TypeInfo.self, Clear.self, Watch.self, Daemon.self, History.self, Sync.self, Bridge.self]
     )
 }

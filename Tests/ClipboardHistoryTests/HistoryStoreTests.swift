@@ -149,6 +149,28 @@ import XTestSupport
         #expect(try store.entries().map(\.text) == ["small"])
     }
 
+    @Test func contentServesFilesLazilyAndOutlivesTheEntry() throws {
+        let scratch = Scratch()
+        let store = try HistoryStore(directory: scratch.history, limits: .init(inlineThreshold: 1024))
+        let big = Self.binary(100_000, seed: 9)
+        let recorded = SelectionSnapshot(representations: [
+            .init(target: "UTF8_STRING", type: "UTF8_STRING", bytes: Array("caption".utf8)),
+            .init(target: "image/png", type: "image/png", bytes: big),
+            .init(target: "XPB_PAIRS", type: "INTEGER", format: 32, bytes: [1, 0, 0, 0]),
+        ])
+        try store.record(recorded)
+        let content = try store.content(at: 0)
+        #expect(!content.isSensitive)
+        // The entry and its file go; the content still serves what was recorded.
+        try store.delete(at: 0)
+        #expect(Self.files(under: scratch.history + "/blobs").isEmpty)
+        let served = content.entries.map { entry in entry.produce().map { [$0.type: $0.bytes] } }
+        #expect(content.entries.map(\.target) == ["UTF8_STRING", "image/png", "XPB_PAIRS"])
+        #expect(served == recorded.representations.map { [$0.type: $0.bytes] })
+        #expect(content.entries[2].produce()?.format == 32)
+        #expect(throws: HistoryError.self) { try store.content(at: 0) }
+    }
+
     @Test func oldestEntriesGoFirstPastTheCountOrByteLimit() throws {
         let scratch = Scratch()
         let store = try HistoryStore(directory: scratch.history, limits: .init(maxEntries: 3, maxTotalBytes: 10_000, inlineThreshold: 1000))

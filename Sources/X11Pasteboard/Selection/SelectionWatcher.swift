@@ -42,6 +42,9 @@ public final class SelectionWatcher: Conversation {
         queued.contains { $0.selection == selection }
     }
 
+    /// Whether any change is waiting.
+    var hasQueuedChange: Bool { !queued.isEmpty }
+
     /// Stops queueing changes.
     public func stop() {
         stopped = true

@@ -18,6 +18,9 @@ import XTestSupport
 ///     probe reuse SEL BIG SMALL       start BIG (INCR) into a property, then convert SMALL into the
 ///                                     same one; prints "small HEX" and, 300 ms later, "after absent"
 ///                                     (or what the owner still wrote there)
+///     probe drag SEL N MS HOLD        a mouse drag: N windows take SEL in turn, one every MS ms,
+///                                     window k serving UTF8_STRING "drag step k"; then the last
+///                                     serves for HOLD seconds
 enum Probe {
     static func build(into directory: URL) async throws -> String {
         let compiler = try Tools.required("cc", package: "gcc (and libx11-dev)")
@@ -142,6 +145,7 @@ enum Probe {
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/select.h>
 #include <sys/time.h>
 #include <unistd.h>
@@ -305,6 +309,54 @@ static int reuse_requestor(Atom sel, Atom big, Atom small) {
     return 0;
 }
 
+/* A drag: N owners of SEL in turn, each answering TARGETS and UTF8_STRING ("drag step K"). */
+static int drag_owner(Atom sel, int n, int interval_ms, int hold_s) {
+    Window *owners = calloc((size_t)n, sizeof *owners);
+    for (int k = 0; k < n; k++) owners[k] = XCreateSimpleWindow(dpy, DefaultRootWindow(dpy), 0, 0, 1, 1, 0, 0, 0);
+    Atom targets = atom("TARGETS"), utf8 = atom("UTF8_STRING");
+    int step = 0;
+    long next = now_ms(), end = 0;
+    for (;;) {
+        long now = now_ms();
+        if (step < n && now >= next) {
+            XSetSelectionOwner(dpy, sel, owners[step], CurrentTime);
+            XFlush(dpy);
+            step++;
+            next = now + interval_ms;
+            if (step == n) end = now + hold_s * 1000L;
+        }
+        if (step == n && now >= end) break;
+        while (XPending(dpy)) {
+            XEvent ev;
+            XNextEvent(dpy, &ev);
+            if (ev.type != SelectionRequest) continue;
+            XSelectionRequestEvent *rq = &ev.xselectionrequest;
+            XSelectionEvent reply = { .type = SelectionNotify, .display = dpy, .requestor = rq->requestor,
+                .selection = rq->selection, .target = rq->target, .property = None, .time = rq->time };
+            Atom prop = rq->property == None ? rq->target : rq->property;
+            int k = 0;
+            while (k < n && owners[k] != rq->owner) k++;
+            if (rq->target == targets) {
+                Atom list[2] = { targets, utf8 };
+                XChangeProperty(dpy, rq->requestor, prop, XA_ATOM, 32, PropModeReplace, (unsigned char *)list, 2);
+                reply.property = prop;
+            } else if (rq->target == utf8 && k < n) {
+                char text[32];
+                snprintf(text, sizeof text, "drag step %d", k + 1);
+                XChangeProperty(dpy, rq->requestor, prop, utf8, 8, PropModeReplace, (unsigned char *)text, (int)strlen(text));
+                reply.property = prop;
+            }
+            XSendEvent(dpy, rq->requestor, False, 0, (XEvent *)&reply);
+            XFlush(dpy);
+        }
+        long wait = step < n ? next - now_ms() : end - now_ms();
+        struct pollfd pfd = { .fd = ConnectionNumber(dpy), .events = POLLIN };
+        if (wait > 0) poll(&pfd, 1, (int)(wait > 50 ? 50 : wait));
+    }
+    printf("dragged %d\n", n);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     if (argc < 2) {
         fprintf(stderr, "usage: probe init | owner SEL | time | convert SEL TARGET | multiple SEL\n");
@@ -367,6 +419,8 @@ int main(int argc, char **argv) {
         printf("owned\n");
         fflush(stdout);
         sleep((unsigned)atoi(argv[3]));
+    } else if (!strcmp(mode, "drag") && argc == 6) {
+        return drag_owner(atom(argv[2]), atoi(argv[3]), atoi(argv[4]), atoi(argv[5]));
     } else if (!strcmp(mode, "reuse") && argc == 5) {
         return reuse_requestor(atom(argv[2]), atom(argv[3]), atom(argv[4]));
     } else if (!strcmp(mode, "incr") && argc == 5) {

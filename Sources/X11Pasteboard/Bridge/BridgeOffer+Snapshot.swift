@@ -1,0 +1,50 @@
+import UniformTypes
+
+extension BridgeOffer {
+    /// Content up to this size in all travels with its offer; beyond it, representations are
+    /// announced and cross only when someone pastes them.
+    public static let inlineLimit = 1 << 20
+
+    /// The target a bridge adds to content it took from the far side, naming the copy's origin
+    /// and generation, so that another bridge on the same display forwards it under its first
+    /// name and the origin drops it if it ever comes back (a ring of bridges).
+    public static let originTarget = "_XPB_BRIDGE_ORIGIN"
+
+    /// The offer of `snapshot`: its representations in order, with their bytes while the
+    /// total stays within `inlineLimit`; the origin target is not forwarded as content.
+    public init(snapshot: SelectionSnapshot, origin: UInt64, generation: UInt64, selection: String, inlineLimit: Int = inlineLimit) {
+        var inlineBytes = 0
+        var items: [Item] = []
+        for representation in snapshot.representations where representation.target != Self.originTarget {
+            let size = representation.bytes.count
+            let travels = inlineBytes + size <= inlineLimit
+            if travels { inlineBytes += size }
+            items.append(Item(
+                target: representation.target, type: representation.type, format: representation.format,
+                size: UInt64(size), bytes: travels ? representation.bytes : nil))
+        }
+        self.init(origin: origin, generation: generation, selection: selection, items: items)
+    }
+
+    /// Whether the offer is secret: a concealed-type target, or a password-manager hint that
+    /// says so (or that did not travel with the offer, so cannot be checked: treated as secret).
+    public var isSensitive: Bool {
+        if items.contains(where: { $0.target == UTType.concealed.identifier }) { return true }
+        guard let hint = items.first(where: { $0.target == ConcealedContent.hintTarget }) else { return false }
+        return hint.bytes.map(ConcealedContent.isSecret(hint:)) ?? true
+    }
+
+    /// The origin target's value for this offer.
+    public var originMarker: [UInt8] {
+        Array("\(String(origin, radix: 16)) \(String(generation, radix: 16))".utf8)
+    }
+
+    /// The origin and generation an origin target's value names; nil for anything else.
+    public static func origin(fromMarker bytes: [UInt8]) -> (origin: UInt64, generation: UInt64)? {
+        let parts = String(decoding: bytes, as: UTF8.self).split(separator: " ")
+        guard parts.count == 2, let origin = UInt64(parts[0], radix: 16), let generation = UInt64(parts[1], radix: 16) else {
+            return nil
+        }
+        return (origin, generation)
+    }
+}

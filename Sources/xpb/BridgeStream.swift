@@ -1,0 +1,122 @@
+import Glibc
+import Synchronization
+import SystemPackage
+import X11Pasteboard
+
+/// The sending half of a bridge stream: frames queued by any thread and written in order by a
+/// thread of its own, so that neither the X loop nor the stream reader ever blocks on a slow
+/// peer (two bridges writing large frames to each other at once would otherwise deadlock).
+final class FrameWriter: Sendable {
+    private let queue = Mutex<[(head: [UInt8], tail: [UInt8])]>([])
+    private let ready = CountingSemaphore()
+    private let descriptor: Int32
+
+    /// A writer to `descriptor`; a failed write (the peer went away) ends the process quietly.
+    init(descriptor: Int32) {
+        self.descriptor = descriptor
+        BackgroundThread.start { [self] in drain() }
+    }
+
+    /// Queues `frame`.
+    func send(_ frame: BridgeFrame) {
+        let parts = frame.encodedParts()
+        queue.withLock { $0.append(parts) }
+        ready.signal()
+    }
+
+    private func drain() {
+        while true {
+            ready.wait()
+            guard let parts = queue.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else { continue }
+            let written = parts.head.withUnsafeBytes { FileDescriptorIO.writeAll(descriptor, $0) }
+                && parts.tail.withUnsafeBytes { FileDescriptorIO.writeAll(descriptor, $0) }
+            // EOF on the stream in either direction ends the bridge without a word.
+            if !written { _exit(0) }
+        }
+    }
+}
+
+/// A counting semaphore (sem_t), for the writer thread that waits for frames.
+final class CountingSemaphore: @unchecked Sendable {
+    // sem_t must not move once initialised, so it lives on the heap.
+    private let semaphore = UnsafeMutablePointer<sem_t>.allocate(capacity: 1)
+
+    init() { sem_init(semaphore, 0, 0) }
+
+    deinit {
+        sem_destroy(semaphore)
+        semaphore.deallocate()
+    }
+
+    func signal() { sem_post(semaphore) }
+
+    func wait() {
+        while sem_wait(semaphore) != 0 && errno == EINTR {}
+    }
+}
+
+/// What this side announced without sending: the last snapshot of each selection, by
+/// generation, for the far side's requests (answered from the stream's thread).
+final class AnnouncedContent: Sendable {
+    private let latest = Mutex<[String: (generation: UInt64, snapshot: SelectionSnapshot)]>([:])
+
+    /// Keeps `snapshot` as `selection`'s content, replacing the last.
+    func keep(_ snapshot: SelectionSnapshot, generation: UInt64, as selection: String) {
+        latest.withLock { $0[selection] = (generation, snapshot) }
+    }
+
+    /// The bytes of `target` in generation `generation` of `selection`; nil once replaced.
+    func bytes(generation: UInt64, selection: String, target: String) -> [UInt8]? {
+        latest.withLock { latest in
+            guard let kept = latest[selection], kept.generation == generation else { return nil }
+            return kept.snapshot.representation(forTarget: target)?.bytes
+        }
+    }
+}
+
+/// Pastes on this side of content that stayed on the far side: a request goes out, and the
+/// owner waits for the data frame the stream's thread receives (bounded by the paste timeout)
+/// while the X loop goes on serving every other request and watching: a large paste crossing
+/// the network holds up nothing but itself.
+final class RemoteFetches: Sendable {
+    private struct Key: Hashable {
+        var generation: UInt64
+        var selection: String
+        var target: String
+    }
+
+    /// Answers by request; kept until a request for another generation, so that two pastes of
+    /// the same target at once both get it.
+    private let arrived = Mutex<[Key: [UInt8]?]>([:])
+    private let writer: FrameWriter
+    private let inbox: Mailbox<Publication>
+
+    init(writer: FrameWriter, inbox: Mailbox<Publication>) {
+        self.writer = writer
+        self.inbox = inbox
+    }
+
+    /// Asks the far side for `target` and serves `connection` until its bytes come or `timeout`
+    /// passes; nil when the far side no longer has them or did not answer in time. Runs on the
+    /// connection's thread (inside a conversion).
+    func fetch(
+        generation: UInt64, selection: String, target: String, timeout: Duration, serving connection: XConnection
+    ) -> [UInt8]? {
+        let key = Key(generation: generation, selection: selection, target: target)
+        // Answers for older copies are of no use to anyone now.
+        arrived.withLock { $0 = $0.filter { $0.key.generation == generation } }
+        writer.send(.request(generation: generation, selection: selection, target: target))
+        var answer: [UInt8]??
+        let answered = (try? connection.serveEvents(until: {
+            answer = arrived.withLock { $0[key] }
+            return answer != nil
+        }, timeout: timeout)) ?? false
+        return answered ? answer! : nil
+    }
+
+    /// Hands over a data frame's bytes (from the stream's thread) and wakes the X loop.
+    func deliver(generation: UInt64, selection: String, target: String, bytes: [UInt8]?) {
+        arrived.withLock { $0[Key(generation: generation, selection: selection, target: target)] = .some(bytes) }
+        inbox.wake()
+    }
+}

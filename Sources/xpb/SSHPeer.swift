@@ -1,0 +1,69 @@
+import Glibc
+import SystemPackage
+
+/// `ssh HOST xpb bridge …` as the far end of a bridge: its stdin and stdout are the stream,
+/// its stderr is ours (so its password prompt and errors reach the user).
+struct SSHPeer: Sendable {
+    let host: String
+    let pid: pid_t
+    /// What we read: ssh's stdout.
+    let input: Int32
+    /// What we write: ssh's stdin.
+    let output: Int32
+
+    /// Starts ssh with `options` before the host and `command` run by the remote shell.
+    static func start(host: String, options: [String], command: [String]) throws(CommandFailure) -> SSHPeer {
+        let toSSH: (readEnd: FileDescriptor, writeEnd: FileDescriptor)
+        let fromSSH: (readEnd: FileDescriptor, writeEnd: FileDescriptor)
+        do {
+            toSSH = try FileDescriptor.pipe(options: .closeOnExec)
+            fromSSH = try FileDescriptor.pipe(options: .closeOnExec)
+        } catch {
+            throw CommandFailure("bridge: cannot create a pipe: \(error)")
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        // dup2 clears close-on-exec on the copies; the originals close themselves at exec.
+        posix_spawn_file_actions_adddup2(&actions, toSSH.readEnd.rawValue, 0)
+        posix_spawn_file_actions_adddup2(&actions, fromSSH.writeEnd.rawValue, 1)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        // We ignore SIGPIPE; ssh gets the default back.
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGPIPE)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF))
+
+        // ssh joins its arguments into one line for the remote shell: each word is quoted.
+        let arguments = ["ssh"] + options + ["-T", "--", host, command.map(shellQuoted).joined(separator: " ")]
+        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let status = posix_spawnp(&pid, "ssh", &actions, &attributes, argv, environ)
+        try? toSSH.readEnd.close()
+        try? fromSSH.writeEnd.close()
+        guard status == 0 else {
+            try? toSSH.writeEnd.close()
+            try? fromSSH.readEnd.close()
+            throw CommandFailure("bridge: cannot run ssh: \(Errno(rawValue: status))", exitCode: 1)
+        }
+        return SSHPeer(host: host, pid: pid, input: fromSSH.readEnd.rawValue, output: toSSH.writeEnd.rawValue)
+    }
+
+    /// Why the stream ended before the far side greeted: ssh's exit status.
+    func describeEnd() -> String {
+        var raw: Int32 = 0
+        _ = try? systemCall { waitpid(pid, &raw, 0) }
+        let code = (raw >> 8) & 0xFF
+        return "ssh \(host) ended before xpb bridge answered there (ssh exit status \(code); is xpb on its PATH?)"
+    }
+
+    /// `word` as one word for a POSIX shell.
+    static func shellQuoted(_ word: String) -> String {
+        if !word.isEmpty, word.allSatisfy({ $0.isLetter || $0.isNumber || "-_./:=@%+,".contains($0) }) { return word }
+        return "'" + word.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
+    }
+}
