@@ -131,13 +131,13 @@ final class ClipboardKeeper {
         case .ownerWindowDestroyed: "its owner's window was destroyed"
         case .newOwner: "its owner cleared it"
         }
-        if serve(snapshot) { DaemonLog.line("took CLIPBOARD over after \(why): \(Self.summary(snapshot))") }
+        if serve(snapshot.content) { DaemonLog.line("took CLIPBOARD over after \(why): \(Self.summary(snapshot))") }
     }
 
-    /// Takes CLIPBOARD and serves `snapshot`: exactly its targets, types, formats and bytes.
+    /// Takes CLIPBOARD and serves `content`: exactly its targets, types, formats and bytes.
     @discardableResult
-    private func serve(_ snapshot: SelectionSnapshot) -> Bool {
-        let owner = SelectionOwner(connection: connection, selection: clipboard, content: snapshot.content)
+    private func serve(_ content: SelectionContent) -> Bool {
+        let owner = SelectionOwner(connection: connection, selection: clipboard, content: content)
         do {
             try owner.acquire()
         } catch {
@@ -152,9 +152,12 @@ final class ClipboardKeeper {
     private func restoreNewest() {
         guard let history else { return }
         do {
-            guard let newest = try history.newest(), !newest.isSensitive, !newest.representations.isEmpty else { return }
-            kept = newest
-            if serve(newest) { DaemonLog.line("restored the newest entry to CLIPBOARD: \(Self.summary(newest))") }
+            // Large representations stay in their files until someone pastes them.
+            guard let newest = try history.newestContent(), !newest.isSensitive, !newest.entries.isEmpty else { return }
+            if serve(newest) {
+                let targets = newest.entries.map(\.target)
+                DaemonLog.line("restored the newest entry to CLIPBOARD: \(targets.count) targets (\(targets.joined(separator: ", ")))")
+            }
         } catch {
             DaemonLog.line("could not read the history: \(error)")
         }
@@ -195,7 +198,7 @@ final class ClipboardKeeper {
             record(snapshot, selection: "CLIPBOARD")
             // Ours before the application hears back: it exits at once, and the clipboard must
             // not be empty in between.
-            let took = serve(snapshot)
+            let took = serve(snapshot.content)
             service.answer(request, saved: took)
             DaemonLog.line(
                 "saved CLIPBOARD for \(request.requestor) (SAVE_TARGETS\(request.targets == nil ? "" : " with \(request.targets!.count) targets")): \(Self.summary(snapshot)) in \(Self.milliseconds(since: started))")
@@ -266,9 +269,16 @@ final class DaemonHistory: @unchecked Sendable {
         }
     }
 
-    /// The newest entry, once the writes queued so far are done.
-    func newest() throws -> SelectionSnapshot? {
-        try writer.sync { try store.newest() }
+    /// What serves the newest entry (its large representations read from their files when
+    /// first asked for), once the writes queued so far are done; nil for an empty history.
+    func newestContent() throws -> SelectionContent? {
+        try writer.sync {
+            do {
+                return try store.content(at: 0)
+            } catch let error as HistoryError where error.isMissingEntry {
+                return nil
+            }
+        }
     }
 
     /// Waits for every queued write.
