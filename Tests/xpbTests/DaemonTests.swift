@@ -146,7 +146,9 @@ struct DaemonTests {
         let x = try XSession.require()
         try await Self.withDaemon(x) { daemon in
             let data = Samples.binary(count: 20 << 20)
-            let xclip = try await x.xclipOwner("clipboard", data, target: "application/octet-stream")
+            // Not x.xclipOwner: its 10 s for xclip to read 20 MiB and take CLIPBOARD is short on
+            // a loaded machine. The daemon's line says both that xclip owns it and that it was read.
+            let xclip = try x.spawn(x.xclipPath, ["-quiet", "-selection", "clipboard", "-t", "application/octet-stream", "-i"], stdin: .bytes(data))
             await Self.expectLog(daemon, "kept CLIPBOARD of")
             _ = xclip.commandPIDs().map { kill($0, SIGKILL) }
             await x.stop(xclip)
