@@ -392,6 +392,8 @@ def fmt(v, unit):
         return f"{v:.1f} MiB"
     if unit == "%":
         return f"{v:.3f} %"
+    if unit == "s":
+        return f"{v:.2f} s"
     return f"{v} {unit}"
 
 
@@ -715,6 +717,28 @@ def main():
         add(g7, "xpb history --json", "xpb", "ms", [], "lower", False,
             {"na": "n/a (xpb history or history-writer not built)"})
 
+    # ---- 8. clipboard manager ------------------------------------------------------------------
+    progress("8. xpb daemon: snapshot latency, RSS, restart; the Qt hand-off against xfce4-clipman")
+    g8 = "8. clipboard manager"
+    daemon = measure_daemon(xpb, display, max(3, args.big_runs))
+    for key, case, unit in (("snap_1m_ms", "snapshot of a 10-representation 1 MiB copy (change -> kept)", "ms"),
+                            ("snap_64m_ms", "snapshot of a 64 MiB copy (change -> kept)", "ms"),
+                            ("restore_ms", "content back after a restart (start -> CLIPBOARD owned)", "ms"),
+                            ("rss_idle_mib", "daemon RSS, idle after start", "MiB"),
+                            ("hwm_64m_mib", "daemon peak RSS, 64 MiB copies read while earlier ones are written", "MiB"),
+                            ("rss_64m_settled_mib", "daemon RSS holding the 64 MiB entry, history written", "MiB"),
+                            ("idle_cpu_ms", "daemon CPU over 3 s idle", "ms")):
+        if daemon.get(key) is not None:
+            # no peer measures these: no ratio
+            add(g8, case, "xpb daemon", unit, daemon[key] if isinstance(daemon[key], list) else [daemon[key]],
+                "lower", False, {"informative": True})
+    for tool, result in daemon.get("qt_handoff", {}).items():
+        add(g8, "Qt5 copies HTML + text and exits: seconds until it has exited", tool, "s",
+            [result["seconds"]] if result.get("seconds") is not None else [], "lower", tool != "xpb daemon",
+            {"kept": result.get("kept"), "na": result.get("na")})
+    for note in daemon.get("notes", []):
+        notes.append("8: " + note)
+
     # ---- ratios -------------------------------------------------------------------------------
     for r in rows:
         r["vs_best_peer"] = None
@@ -778,6 +802,15 @@ def main():
     hj = find("7.", "xpb history --json")
     goal("`xpb history --json` over 1000 entries < 30 ms", hj, None if hj is None else hj < 30, fmt(hj, "ms"))
 
+    s1, s64, rs = find("8.", "snapshot of a 10"), find("8.", "snapshot of a 64"), find("8.", "content back")
+    goal("daemon: 10-representation 1 MiB snapshot within 20 ms of the change", s1, None if s1 is None else s1 < 20, fmt(s1, "ms"))
+    goal("daemon: 64 MiB snapshot within 150 ms of the change", s64, None if s64 is None else s64 < 150, fmt(s64, "ms"))
+    goal("daemon: content back within 100 ms of a restart", rs, None if rs is None else rs < 100, fmt(rs, "ms"))
+    r64 = find("8.", "daemon RSS holding")   # once the history has the entry
+    goal("daemon RSS <= 30 MiB + the current entry (94 MiB with 64 MiB)", r64, None if r64 is None else r64 <= 94, fmt(r64, "MiB"))
+    dc = find("8.", "daemon CPU")
+    goal("daemon: zero CPU while idle", dc, None if dc is None else dc < 1.0, fmt(dc, "ms"))
+
     # ---- report -------------------------------------------------------------------------------
     finished = datetime.datetime.now(datetime.timezone.utc)
     command = "make bench" if os.environ.get("MAKELEVEL") else "XPB_BIN=%s python3 bench/run.py %s" % (
@@ -811,6 +844,239 @@ def main():
             json.dump(report, f, indent=1)
             f.write("\n")
     print(f"\nwrote bench/results/latest.json and bench/results/{stamp}.json ({report['duration_s']} s)")
+
+
+def measure_daemon(xpb, display, runs):
+    """xpb daemon on this Xvfb: how soon a new owner's content is kept, RSS, restart, and the Qt
+    exit hand-off side by side with xfce4-clipman when it runs here."""
+    out = {"notes": []}
+    state = os.path.join(_tmpdir, "daemon-state")
+    os.makedirs(state, exist_ok=True)
+    env = dict(os.environ, XDG_STATE_HOME=state)
+    try:
+        probe = XlibOwner(display)   # for XGetSelectionOwner round trips only
+    except Exception as e:  # noqa: BLE001
+        out["notes"].append(f"no ctypes Xlib: {e}")
+        return out
+
+    def owner():
+        return probe.x.XGetSelectionOwner(probe.dpy, probe.CLIPBOARD)
+
+    class Daemon:
+        def __init__(self):
+            self.p = start([xpb, "daemon"], stderr=subprocess.PIPE, env=env, bufsize=0)
+            self.buf = b""
+            self.log = []
+
+        def line(self, containing, timeout=10.0):
+            """Time at which a stderr line containing `containing` was read, and the line."""
+            deadline = time.perf_counter() + timeout
+            while True:
+                while b"\n" in self.buf:
+                    raw, self.buf = self.buf.split(b"\n", 1)
+                    text = raw.decode(errors="replace")
+                    self.log.append(text)
+                    if any(c in text for c in ((containing,) if isinstance(containing, str) else containing)):
+                        return time.perf_counter(), text
+                left = deadline - time.perf_counter()
+                if left <= 0:
+                    return None, None
+                if select.select([self.p.stderr], [], [], left)[0]:
+                    chunk = os.read(self.p.stderr.fileno(), 65536)
+                    if not chunk:
+                        return None, None
+                    self.buf += chunk
+
+        def stop(self):
+            _stop(self.p, grace=30)
+            forget(self.p)
+
+    def snapshot_latency(files, n):
+        lat, own = [], []
+        for i in range(n + 1):
+            before = owner()
+            argv = [xpb, "copy", "--foreground"]
+            for target, path in files:
+                argv += ["-t", f"{target}={path}"]
+            cp = start(argv)
+            deadline = time.perf_counter() + 10
+            while owner() == before and time.perf_counter() < deadline:
+                pass
+            t0 = time.perf_counter()
+            t1, text = d.line("kept CLIPBOARD of", timeout=30)
+            if t1 is None:
+                out["notes"].append(f"no 'kept' line for {len(files)} representations")
+                break
+            if i > 0:   # the first run warms the page cache and the daemon's heap
+                lat.append((t1 - t0) * 1000)
+                try:
+                    own.append(float(text.rsplit(" in ", 1)[1].split()[0]))
+                except (IndexError, ValueError):
+                    pass
+            owners.append(cp)
+        return lat, own
+
+    owners = []
+    d = Daemon()
+    try:
+        if d.line("managing the clipboard")[0] is None:
+            out["notes"].append("xpb daemon did not start: " + " | ".join(d.log))
+            return out
+        time.sleep(0.2)
+        out["rss_idle_mib"] = vm_rss_kib(d.p.pid) / 1024
+        parts = []
+        for i in range(10):
+            path = os.path.join(_tmpdir, f"rep{i}")
+            with open(path, "wb") as f:
+                f.write(os.urandom(MiB // 10))
+            parts.append((f"application/x-bench-{i}", path))
+        out["snap_1m_ms"], out["snap_1m_own_ms"] = snapshot_latency(parts, runs)
+        big = os.path.join(_tmpdir, "blob64")
+        out["snap_64m_ms"], out["snap_64m_own_ms"] = snapshot_latency([(BIN_TYPE, big)], max(3, runs // 2))
+        time.sleep(0.3)
+        out["rss_64m_mib"] = vm_rss_kib(d.p.pid) / 1024
+        out["hwm_64m_mib"] = vm_hwm_kib(d.p.pid) / 1024
+        # idle CPU
+        def cpu_ns(pid):
+            total = 0
+            for tid in os.listdir(f"/proc/{pid}/task"):
+                try:
+                    with open(f"/proc/{pid}/task/{tid}/schedstat") as f:
+                        total += int(f.read().split()[0])
+                except OSError:
+                    pass
+            return total
+        # the history writer may still be hashing and syncing the 64 MiB entries: wait for quiet
+        quiet_deadline = time.perf_counter() + 60
+        while time.perf_counter() < quiet_deadline:
+            c0 = cpu_ns(d.p.pid)
+            time.sleep(0.5)
+            if cpu_ns(d.p.pid) - c0 < 1e6:
+                break
+        out["rss_64m_settled_mib"] = vm_rss_kib(d.p.pid) / 1024
+        c0 = cpu_ns(d.p.pid)
+        time.sleep(3.0)
+        out["idle_cpu_ms"] = (cpu_ns(d.p.pid) - c0) / 1e6
+        # restart: the 1 MiB entry is the newest; nobody owns CLIPBOARD while no daemon runs
+        restore = []
+        copy = start([xpb, "copy", "--foreground", "-t", f"{parts[0][0]}={parts[0][1]}"])
+        owners.append(copy)
+        d.line("kept CLIPBOARD of")
+        for i in range(runs + 1):
+            if owners:
+                # xpb copy hands its content to the daemon as it exits (or the daemon takes it over).
+                for cp in owners:
+                    _stop(cp)
+                    forget(cp)
+                owners.clear()
+                d.line(("took CLIPBOARD over", "saved CLIPBOARD for"), timeout=5)
+            d.stop()
+            deadline = time.perf_counter() + 5
+            while owner() != 0 and time.perf_counter() < deadline:
+                time.sleep(0.005)
+            t0 = time.perf_counter()
+            d = Daemon()
+            while owner() == 0 and time.perf_counter() - t0 < 5:
+                pass
+            t1 = time.perf_counter()
+            if i > 0:
+                restore.append((t1 - t0) * 1000)
+        rc, got, _ = run_output([xpb, "paste", "-t", parts[0][0]])
+        if got != open(parts[0][1], "rb").read():
+            out["notes"].append("after a restart the restored entry differs from the copy")
+        out["restore_ms"] = restore
+    finally:
+        for cp in owners:
+            _stop(cp)
+            forget(cp)
+        d.stop()
+    out["qt_handoff"] = qt_handoff(xpb, env, probe)
+    probe.close()
+    return out
+
+
+def vm_rss_kib(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+QT_COPY = """
+import sys, time
+from PyQt5.QtCore import QMimeData, QTimer
+from PyQt5.QtWidgets import QApplication
+app = QApplication(["bench"])
+m = QMimeData(); m.setHtml("<b>bench html</b>"); m.setText("bench text")
+app.clipboard().setMimeData(m)
+QTimer.singleShot(200, app.quit)
+app.exec_()
+sys.stdout.write("%.6f\\n" % time.perf_counter()); sys.stdout.flush()
+del app
+"""
+
+
+def qt_handoff(xpb, env, probe):
+    """A Qt5 program copies HTML + text and quits: how long its exit takes (Qt waits for the
+    manager's SAVE_TARGETS answer, 5 s at most) and what stays, with xpb daemon and with
+    xfce4-clipman (Debian's, under dbus-run-session) as the manager."""
+    results = {}
+    if subprocess.run(["/usr/bin/python3", "-c", "import PyQt5"], capture_output=True).returncode != 0:
+        return {"xpb daemon": {"na": "python3-pyqt5 not installed"}}
+    managers = {"xpb daemon": [xpb, "daemon"]}
+    clipman = shutil.which("xfce4-clipman")
+    if clipman and shutil.which("dbus-run-session"):
+        managers["xfce4-clipman"] = ["dbus-run-session", "--", clipman]
+    else:
+        results["xfce4-clipman"] = {"na": "xfce4-clipman not installed"}
+    script = os.path.join(_tmpdir, "qt_copy.py")
+    with open(script, "w") as f:
+        f.write(QT_COPY)
+    manager_atom = probe.x.XInternAtom(probe.dpy, b"CLIPBOARD_MANAGER", 0)
+
+    def stop_group(m):
+        # dbus-run-session leaves xfce4-clipman and its buses behind: end the whole group.
+        try:
+            os.killpg(m.pid, signal.SIGTERM)
+            m.wait(timeout=5)
+        except (ProcessLookupError, subprocess.TimeoutExpired):
+            try:
+                os.killpg(m.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        forget(m)
+
+    for name, argv in managers.items():
+        ensure_no_owner()
+        m = start(argv, env=env, stderr=subprocess.DEVNULL, start_new_session=True)
+        deadline = time.perf_counter() + 10
+        while probe.x.XGetSelectionOwner(probe.dpy, manager_atom) == 0 and time.perf_counter() < deadline:
+            time.sleep(0.05)
+        if probe.x.XGetSelectionOwner(probe.dpy, manager_atom) == 0:
+            results[name] = {"na": "it never took CLIPBOARD_MANAGER (needs a session?)"}
+            stop_group(m)
+            continue
+        times = []
+        kept = None
+        for _ in range(3):
+            t0 = time.perf_counter()
+            r = subprocess.run(["/usr/bin/python3", script], capture_output=True, env=env, timeout=30)
+            times.append(time.perf_counter() - t0)
+            time.sleep(1.0)   # time for the manager to put back what it saved
+            kept = []
+            for t in ("text/html", "UTF8_STRING"):
+                rc, got, _ = run_output([xpb, "paste", "-t", t])
+                if rc == 0 and got:
+                    kept.append(t)
+        results[name] = {"seconds": median(times), "kept": kept,
+                         "qt_warned": b"clipboard manager" in r.stderr}
+        stop_group(m)
+        # its CLIPBOARD_MANAGER must be free before the next manager starts
+        deadline = time.perf_counter() + 5
+        while probe.x.XGetSelectionOwner(probe.dpy, manager_atom) != 0 and time.perf_counter() < deadline:
+            time.sleep(0.05)
+    return results
 
 
 WATCH_METHOD = (
@@ -949,6 +1215,8 @@ def print_report(rep):
             extra = "  [capped]"
         if r.get("idle_wakeups") is not None:
             extra = f"  ({r['idle_cpu_ms']:.2f} ms CPU, {r['idle_wakeups']} wake-ups)"
+        if r.get("kept") is not None:
+            extra = f"  kept: {', '.join(r['kept']) or 'nothing'}"
         print(f"  {r['case']:<{w_case}}{fmt(r['median'], r['unit']):>14}{lo:>12}{hi:>12}{r['n']:>6}  {ratio}{extra}")
     print()
     print("goals")

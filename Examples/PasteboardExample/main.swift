@@ -18,7 +18,9 @@ case "copy":
         pasteboard.string = text
     }
     print("copied; changeCount \(pasteboard.changeCount)")
-    // Returning from main hands CLIPBOARD to a running clipboard manager (never a secret).
+    // Returning from main hands CLIPBOARD to a running clipboard manager (never a secret). On X
+    // the content lives in this process: with no manager (`xpb daemon`) it is gone on exit.
+    print("(kept after this program exits only if a clipboard manager such as `xpb daemon` runs)")
 case "watch":
     var seen = 0
     for await change in pasteboard.changes.prefix(3) {

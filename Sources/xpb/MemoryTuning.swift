@@ -10,4 +10,12 @@ enum MemoryTuning {
         _ = mallopt(M_TRIM_THRESHOLD, 256 << 20)
         _ = mallopt(M_MMAP_THRESHOLD, 32 << 20)
     }
+
+    /// For a long-running process (`xpb daemon`): Xlib's INCR chunks come from the heap and are
+    /// reused, as above, but freed memory at the top of the heap still goes back to the system,
+    /// so an idle daemon does not keep the pages of the last large read.
+    static func reuseChunksReturnFreedMemory() {
+        _ = mallopt(M_MMAP_THRESHOLD, 32 << 20)
+        _ = mallopt(M_TRIM_THRESHOLD, 4 << 20)
+    }
 }

@@ -13,8 +13,9 @@ struct XPB: ParsableCommand {
               xpb paste -t .png > shot.png       paste it back
               xpb types                          list what the clipboard offers
               xpb clear -p                       empty the PRIMARY selection
+              xpb daemon                         keep the clipboard when the program that copied exits
             """,
         version: "0.1.0",
-        subcommands: [Copy.self, Paste.self, Types.self, TypeInfo.self, Clear.self, Watch.self, History.self, Sync.self, Bridge.self]
+        subcommands: [Copy.self, Paste.self, Types.self, TypeInfo.self, Clear.self, Watch.self, Daemon.self, History.self, Sync.self, Bridge.self]
     )
 }

@@ -129,7 +129,7 @@ public final class SelectionOwner: Conversation {
     /// Lets a newer owner of the same selection on this connection serve it from now on: the
     /// server sends no SelectionClear when a window takes a selection it already owns.
     /// Transfers in flight still finish.
-    func supersede() {
+    public func supersede() {
         isOwner = false
     }
 

@@ -123,6 +123,16 @@ public final class EventDispatcher {
         }
     }
 
+    /// Serves every conversation on the connection (owners, reads, watchers, a clipboard
+    /// manager) until `done` holds, blocking on the X socket in between: a program whose work
+    /// arrives as events (`xpb daemon`) waits here at no CPU cost. A wake-up
+    /// (`XConnection.wakeDescriptor`) makes it look at `done` again.
+    ///
+    /// - Throws: `.connectionLost`.
+    public func serve(until done: () -> Bool) throws(PasteboardError) {
+        try pump(until: done)
+    }
+
     /// Handles the events the server has already sent (after a round trip when `roundTrip`),
     /// so that a change a caller just caused (its own SetSelectionOwner) is counted before it
     /// hears back.

@@ -35,6 +35,23 @@ extension XConnection {
         XSendEvent(display, requestor.rawValue, 0, 0, &event)
     }
 
+    /// Tells clients waiting for a manager of `selection` that `window` now is one (ICCCM §2.8:
+    /// a `MANAGER` client message to the root window).
+    ///
+    /// The corresponding Xlib function is `XSendEvent`.
+    func announceManager(of selection: XAtom, window: XWindow, time: XTimestamp) {
+        let root = XDefaultRootWindow(display)
+        var event = XEvent()
+        event.xclient.type = ClientMessage
+        event.xclient.window = root
+        event.xclient.message_type = atom("MANAGER").rawValue
+        event.xclient.format = 32
+        event.xclient.data.l.0 = Int(time.rawValue)
+        event.xclient.data.l.1 = Int(selection.rawValue)
+        event.xclient.data.l.2 = Int(window.rawValue)
+        XSendEvent(display, root, 0, Int(StructureNotifyMask), &event)
+    }
+
     /// Sets the events this client receives from `window` (PropertyChangeMask on a requestor
     /// during an INCR send, StructureNotifyMask to learn that it died).
     ///
