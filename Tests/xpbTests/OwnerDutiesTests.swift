@@ -64,7 +64,10 @@ struct OwnerDutiesTests {
     func expiryDuringAStalledTransfer() async throws {
         let x = try XSession.require()
         let owner = try x.spawn(x.xpbPath, ["copy", "--foreground", "--expire", "2", "-t", "application/octet-stream"], stdin: .bytes(Self.payload))
-        #expect(try await x.waitForNewOwner("CLIPBOARD", previous: 0) != nil)
+        guard try await x.waitForNewOwner("CLIPBOARD", previous: 0) != nil else {
+            Issue.record("xpb copy --foreground never owned CLIPBOARD: \(await x.stop(owner))")
+            return
+        }
         let pid = try #require(owner.commandPIDs(named: "xpb").first, "the xpb owner process")
         let stall = try x.spawn(x.probePath, ["incr", "CLIPBOARD", "application/octet-stream", "stall"])
         // Long enough an expiry for a loaded machine to see the owner first.
