@@ -16,9 +16,15 @@ public struct HistoryEntry: Sendable, Equatable {
     public var size: Int
     /// Its text as UTF-8 (at most `HistoryStore.textLimit` bytes of it), when it has text.
     public var text: String?
+    /// The selection it was copied to (`CLIPBOARD`, or `PRIMARY` for a daemon run with
+    /// `--primary`).
+    public var selection: String
 
     /// Creates an entry.
-    public init(index: Int, id: Int64, time: Date, types: [String], targets: [String], size: Int, text: String?) {
+    public init(
+        index: Int, id: Int64, time: Date, types: [String], targets: [String], size: Int, text: String?,
+        selection: String = "CLIPBOARD"
+    ) {
         self.index = index
         self.id = id
         self.time = time
@@ -26,6 +32,7 @@ public struct HistoryEntry: Sendable, Equatable {
         self.targets = targets
         self.size = size
         self.text = text
+        self.selection = selection
     }
 
     /// The text on one line, at most `width` characters, for menus and listings: runs of white

@@ -157,7 +157,7 @@ public final class HistoryStore: @unchecked Sendable {
         try reading("list the history") { (db) throws(HistoryError) in
             var index = 0
             return try db.query(
-                "SELECT id, time, size, targets, types, text FROM entry ORDER BY seq DESC LIMIT ?", [.integer(Int64(limit ?? -1))]
+                "SELECT id, time, size, targets, types, text, selection FROM entry ORDER BY seq DESC LIMIT ?", [.integer(Int64(limit ?? -1))]
             ) { row in
                 defer { index += 1 }
                 return HistoryStore.entry(from: row, index: index)
@@ -173,14 +173,14 @@ public final class HistoryStore: @unchecked Sendable {
         return try reading("search the history") { (db) throws(HistoryError) in
             try db.query(
                 """
-                SELECT id, time, size, targets, types, text, position FROM (
+                SELECT id, time, size, targets, types, text, selection, position FROM (
                     SELECT *, ROW_NUMBER() OVER (ORDER BY seq DESC) - 1 AS position FROM entry
                 ) AS numbered
                 WHERE id IN (SELECT rowid FROM entry_text WHERE entry_text MATCH ?)
                 ORDER BY seq DESC LIMIT ?
                 """,
                 [.text(query), .integer(Int64(limit ?? -1))]
-            ) { row in HistoryStore.entry(from: row, index: Int(row.int(6))) }
+            ) { row in HistoryStore.entry(from: row, index: Int(row.int(7))) }
         }
     }
 
@@ -347,7 +347,8 @@ public final class HistoryStore: @unchecked Sendable {
         }
         return HistoryEntry(
             index: index, id: row.int(0), time: Date(timeIntervalSince1970: row.double(1)),
-            types: lines(row.text(4)), targets: lines(row.text(3)), size: Int(row.int(2)), text: row.text(5))
+            types: lines(row.text(4)), targets: lines(row.text(3)), size: Int(row.int(2)), text: row.text(5),
+            selection: row.text(6) ?? "CLIPBOARD")
     }
 
     /// An FTS5 query matching every word as a prefix, each quoted so that no word is read as

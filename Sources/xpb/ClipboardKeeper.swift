@@ -269,12 +269,15 @@ final class DaemonHistory: @unchecked Sendable {
         }
     }
 
-    /// What serves the newest entry (its large representations read from their files when
-    /// first asked for), once the writes queued so far are done; nil for an empty history.
+    /// What serves the newest CLIPBOARD entry (its large representations read from their
+    /// files when first asked for), once the writes queued so far are done; nil when there is
+    /// none. A PRIMARY entry (`--primary`) is a mouse selection, not something copied: it does
+    /// not come back as the clipboard.
     func newestContent() throws -> SelectionContent? {
         try writer.sync {
+            guard let entry = try store.entries().first(where: { $0.selection == "CLIPBOARD" }) else { return nil }
             do {
-                return try store.content(at: 0)
+                return try store.content(at: entry.index)
             } catch let error as HistoryError where error.isMissingEntry {
                 return nil
             }

@@ -313,6 +313,33 @@ struct DaemonTests {
         }
     }
 
+    @Test("with --primary, a restart restores the newest CLIPBOARD entry, not a newer PRIMARY one")
+    func restartRestoresClipboardNotPrimary() async throws {
+        let x = try XSession.require()
+        let stateHome = try Self.stateHome()
+        let copied = "copied-\(UUID().uuidString)"
+        let selected = "selected-\(UUID().uuidString)"
+        try await Self.withDaemon(x, stateHome: stateHome, arguments: ["--primary"]) { daemon in
+            let clipboard = try await x.xclipOwner("clipboard", Data(copied.utf8))
+            await Self.expectLog(daemon, "kept CLIPBOARD of")
+            let primary = try await x.xclipOwner("primary", Data(selected.utf8))
+            var listed = ""
+            for _ in 0..<200 where !listed.contains(selected) {
+                listed = try await Self.history(x, stateHome, ["--json"]).stdoutText
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(listed.contains(selected), "PRIMARY is the newest entry: \(listed)")
+            await x.stop(primary)
+            await x.stop(clipboard)
+            await Self.expectLog(daemon, "took CLIPBOARD over")
+        }
+        #expect(try await x.waitForNoOwner("CLIPBOARD", timeout: .seconds(5)))
+        try await Self.withDaemon(x, stateHome: stateHome, arguments: ["--primary"]) { daemon in
+            await Self.expectLog(daemon, "restored the newest entry")
+            expectOutput(try await x.xpb(["paste"]), Data(copied.utf8))
+        }
+    }
+
     @Test("kill -9 right after 20 quick copies: the history opens and holds only whole entries")
     func killedMidStream() async throws {
         let x = try XSession.require()
