@@ -203,6 +203,15 @@ struct CompatInteropTests {
         expectOutput(try await x.xclip(["-o", "-selection", "secondary"]), Data("P".utf8))
     }
 
+    /// Unlike xsel, which keeps only text, the drop-in keeps every representation.
+    @Test func xselKeepKeepsAnImage() async throws {
+        let x = try XSession.require()
+        let owner = try await x.xclipOwner("primary", Samples.png, target: "image/png")
+        expectSuccess(try await x.dropIn("xsel", ["-k"]))
+        await x.stop(owner)
+        expectOutput(try await x.xclip(["-o", "-selection", "primary", "-t", "image/png"]), Samples.png)
+    }
+
     @Test func usageErrorsAreOneLine() async throws {
         let x = try XSession.require()
         expectXpbError(try await x.dropIn("xclip", ["-bogus"]), status: 64)

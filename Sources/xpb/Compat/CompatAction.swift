@@ -11,9 +11,9 @@ enum CompatAction: Equatable {
     case pasteThenCopy(CompatPaste, CompatCopy)
     /// Leave the selection with no owner; `delete` first asks the owner to delete it (xsel -d).
     case clear(display: String?, selection: String, delete: Bool)
-    /// Re-own PRIMARY and SECONDARY with their current text, so it outlives its program (xsel -k).
+    /// Re-own PRIMARY and SECONDARY with their current content, so it outlives its program (xsel -k).
     case keep(display: String?, foreground: Bool)
-    /// Swap the texts of PRIMARY and SECONDARY (xsel -x).
+    /// Swap the contents of PRIMARY and SECONDARY (xsel -x).
     case exchange(display: String?, foreground: Bool)
     /// Print this text on stdout and exit 0 (help, version).
     case show(String)

@@ -31,9 +31,9 @@ enum CompatRunner {
                 throw CommandFailure(error)
             }
         case .keep(let display, let foreground):
-            try serveTexts(display: display, foreground: foreground) { $0 }
+            try serveSnapshots(display: display, foreground: foreground, exchange: false)
         case .exchange(let display, let foreground):
-            try serveTexts(display: display, foreground: foreground) { ($0.1, $0.0) }
+            try serveSnapshots(display: display, foreground: foreground, exchange: true)
         }
     }
 
@@ -131,25 +131,27 @@ enum CompatRunner {
 
     // MARK: Keep and exchange
 
-    /// xsel -k and -x: reads the texts of PRIMARY and SECONDARY, then owns each with the text
-    /// `arrange` gives it, serving both from one process until both are taken.
-    private static func serveTexts(
-        display: String?, foreground: Bool, arrange: (([UInt8]?, [UInt8]?)) -> ([UInt8]?, [UInt8]?)
+    /// xsel -k and -x: captures PRIMARY and SECONDARY (every representation, not only text as
+    /// xsel keeps; never a secret), then owns each with the snapshot `arrange` gives it, serving
+    /// both from one process until both are taken. A selection given nothing is left alone by
+    /// -k and cleared by -x.
+    private static func serveSnapshots(
+        display: String?, foreground: Bool, exchange: Bool
     ) throws(CommandFailure) {
-        let primary = try? currentText(display: display, selection: "PRIMARY")
-        let secondary = try? currentText(display: display, selection: "SECONDARY")
-        let (newPrimary, newSecondary) = arrange((primary ?? nil, secondary ?? nil))
         let connection = try GlobalOptions.connect(display: display)
+        let reader = SelectionReader(connection: connection, timeout: .seconds(2), selections: ["PRIMARY", "SECONDARY"])
+        let primary = connection.atom("PRIMARY")
+        let secondary = connection.atom("SECONDARY")
+        let captured = [primary, secondary].map { (try? SelectionSnapshot.capture($0, with: reader)) ?? nil }
+        let assignments = exchange ? [(primary, captured[1]), (secondary, captured[0])] : [(primary, captured[0]), (secondary, captured[1])]
         var owners: [SelectionOwner] = []
         do throws(PasteboardError) {
-            for (name, text) in [("PRIMARY", newPrimary), ("SECONDARY", newSecondary)] {
-                guard let text else {
-                    try connection.clear(connection.atom(name))
+            for (selection, snapshot) in assignments {
+                guard let snapshot, !snapshot.representations.isEmpty else {
+                    if exchange { try connection.clear(selection) }
                     continue
                 }
-                let owner = SelectionOwner(
-                    connection: connection, selection: connection.atom(name),
-                    content: SelectionContent(representations: [(.utf8PlainText, text)]))
+                let owner = SelectionOwner(connection: connection, selection: selection, content: snapshot.content)
                 try owner.acquire()
                 owners.append(owner)
             }
