@@ -163,6 +163,19 @@ struct CompatInteropTests {
         expectOutput(try await x.xsel(["-b", "-o"]), Data("newer".utf8))
     }
 
+    /// A terminal that closes as soon as the copy returns (script(1) here; a terminal window
+    /// closed right after `echo x | xclip`) hangs up its process group: the detaching server must
+    /// already be out of it. Before the fix, 18 of 40 such copies were lost.
+    @Test func aCopySurvivesItsTerminalClosingAtOnce() async throws {
+        let x = try XSession.require()
+        let script = try XSession.tool("script", package: "bsdutils")
+        for round in 1...10 {
+            let copy = try await x.run(script, ["-qec", "printf 'round \(round)' | \(x.xpbPath) copy", "/dev/null"], timeout: .seconds(10))
+            #expect(copy.status == 0, "\(copy)")
+            expectOutput(try await x.xclip(["-o", "-selection", "clipboard"]), Data("round \(round)".utf8))
+        }
+    }
+
     @Test func xclipFilterRmlastnlAndFiles() async throws {
         let x = try XSession.require()
         let filtered = try await x.dropIn("xclip", ["-f", "-rmlastnl", "-selection", "clipboard"], stdin: .pipe(Data("tee me\n".utf8)))
