@@ -47,13 +47,24 @@ extension CopyRequest {
     init?(fastPathArguments arguments: [String]) throws(CommandFailure) {
         guard let parsed = FastCopyArguments(arguments) else { return nil }
         let data = try FileDescriptorIO.readFile(parsed.file ?? "-")
-        let type = try parsed.type.map { (name) throws(CommandFailure) in try TypeArgumentParsing.resolve(name) }
-            ?? ContentSniffer.sniff(data)
-        try Self.requireConvertible(data, as: type, from: parsed.file ?? "stdin")
         self.init(
             display: parsed.display, selection: parsed.selection,
-            content: SelectionContent(representations: [(type, data)], isSensitive: parsed.sensitive),
+            content: try Self.content(data, typeArgument: parsed.type, from: parsed.file ?? "stdin", isSensitive: parsed.sensitive),
             foreground: parsed.foreground, conversionLimit: parsed.pasteOnce ? 1 : nil)
+    }
+
+    /// What one copy of `data` serves: as the type `typeArgument` names, else as its sniffed
+    /// type. Text, the everyday case, is served without loading the type table.
+    static func content(
+        _ data: [UInt8], typeArgument: String?, from source: String, isSensitive: Bool
+    ) throws(CommandFailure) -> SelectionContent {
+        if typeArgument == nil && ContentSniffer.isUTF8PlainText(data) {
+            return SelectionContent(utf8Text: data, isSensitive: isSensitive)
+        }
+        let type = try typeArgument.map { (name) throws(CommandFailure) in try TypeArgumentParsing.resolve(name) }
+            ?? ContentSniffer.sniff(data)
+        try requireConvertible(data, as: type, from: source)
+        return SelectionContent(representations: [(type, data)], isSensitive: isSensitive)
     }
 
     /// Data that its type cannot carry (bytes that are not UTF-8 named as text, a URL list with no

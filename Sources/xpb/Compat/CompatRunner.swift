@@ -62,7 +62,7 @@ enum CompatRunner {
     /// sniffed; a target that names no type xpb knows is served as it is under that atom.
     static func content(_ data: [UInt8], target: String?, sensitive: Bool) throws(CommandFailure) -> SelectionContent {
         guard let target else {
-            return SelectionContent(representations: [(ContentSniffer.sniff(data), data)], isSensitive: sensitive)
+            return try CopyRequest.content(data, typeArgument: nil, from: "stdin", isSensitive: sensitive)
         }
         if let type = try? TypeArgumentParsing.resolve(target),
             (try? CopyRequest.requireConvertible(data, as: type, from: "stdin")) != nil,
