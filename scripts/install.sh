@@ -5,7 +5,8 @@
 #   scripts/install.sh install|uninstall
 #   PREFIX (default /usr/local), DESTDIR (default empty), XPB_BIN (the binary to install,
 #   default .build/release/xpb), MANUAL_TOOL (ArgumentParser's generate-manual; built when unset),
-#   ZSH_COMPLETIONS (default $PREFIX/share/zsh/site-functions).
+#   ZSH_COMPLETIONS (default $PREFIX/share/zsh/site-functions), DAEMON_UNIT (default
+#   dist/systemd/xpb-daemon.service: installed with ExecStart pointing into $PREFIX when present).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 action=${1:?usage: scripts/install.sh install|uninstall}
@@ -14,7 +15,8 @@ DESTDIR=${DESTDIR:-}
 XPB_BIN=${XPB_BIN:-.build/release/xpb}
 ZSH_COMPLETIONS=${ZSH_COMPLETIONS:-$PREFIX/share/zsh/site-functions}
 root="$DESTDIR$PREFIX"
-unit=dist/systemd/xpb-daemon.service
+# The daemon issue's unit; DAEMON_UNIT names another (the tests).
+unit=${DAEMON_UNIT:-dist/systemd/xpb-daemon.service}
 
 # Everything install creates, relative to $root (man pages are listed when installed).
 files=(bin/xpb bin/pbcopy bin/pbpaste lib/xpb/compat/xclip lib/xpb/compat/xsel

@@ -20,10 +20,19 @@ struct InstallTests {
         let destination = FileManager.default.temporaryDirectory.appendingPathComponent("xpb-install-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: destination) }
         let make = try Tools.required("make", package: "make")
-        let variables = ["DESTDIR=\(destination.path)", "PREFIX=/usr/local", "XPB_BIN=\(x.xpbPath)"]
-        let install = try await x.run("/usr/bin/env", ["MANUAL_TOOL=\(tool)", make, "-s", "-C", Self.repository.path, "install"] + variables, timeout: .seconds(120))
+        let variables = ["DESTDIR=\(destination.path)", "PREFIX=/opt/xpb-test", "XPB_BIN=\(x.xpbPath)"]
+        // The daemon's unit (another issue's file): installed, with ExecStart under PREFIX.
+        let unit = destination.appendingPathComponent("xpb-daemon.service")
+        try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: true)
+        try Data("[Service]\nExecStart=/usr/local/bin/xpb daemon\n".utf8).write(to: unit)
+        let install = try await x.run(
+            "/usr/bin/env", ["MANUAL_TOOL=\(tool)", "DAEMON_UNIT=\(unit.path)", make, "-s", "-C", Self.repository.path, "install"] + variables,
+            timeout: .seconds(120))
         #expect(install.status == 0, "\(install)")
-        let root = destination.path + "/usr/local"
+        let root = destination.path + "/opt/xpb-test"
+        let installedUnit = try String(contentsOfFile: root + "/lib/systemd/user/xpb-daemon.service", encoding: .utf8)
+        #expect(installedUnit.contains("ExecStart=/opt/xpb-test/bin/xpb daemon"), "\(installedUnit)")
+        try FileManager.default.removeItem(at: unit)
 
         // Stripped, and the names are links to it.
         let sections = try await x.run(try Tools.required("readelf", package: "binutils"), ["-S", "-W", root + "/bin/xpb"])
