@@ -43,11 +43,9 @@ install_all() {
     ln -sf ../../../bin/xpb "$root/lib/xpb/compat/xsel"
 
     # Man pages and completions come from the ArgumentParser definitions, so they cannot drift.
-    tool=${MANUAL_TOOL:-}
-    if [ -z "$tool" ]; then
-        swift build --product generate-manual >/dev/null
-        tool=.build/debug/generate-manual
-    fi
+    tool=${MANUAL_TOOL:-.build/debug/generate-manual}
+    # Built once (as whoever runs this; under sudo, build it first as yourself: see the README).
+    [ -x "$tool" ] || swift build --product generate-manual >/dev/null
     pages=$(mktemp -d)
     trap 'rm -rf "$pages"' EXIT
     "$tool" "$XPB_BIN" --multi-page --date "$(date -u -r "$XPB_BIN" +%F)" --authors "xpb maintainers" -o "$pages" >/dev/null
