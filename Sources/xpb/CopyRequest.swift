@@ -87,6 +87,11 @@ struct FastCopyArguments: Equatable {
     var sensitive = false
     var file: String?
 
+    private static let selectionFlags = [
+        "-b": "CLIPBOARD", "--clipboard": "CLIPBOARD", "-p": "PRIMARY", "--primary": "PRIMARY",
+        "-s": "SECONDARY", "--secondary": "SECONDARY",
+    ]
+
     /// Nil unless every argument is one of the everyday forms, each at most once.
     init?(_ arguments: [String]) {
         guard arguments.first == "copy" else { return nil }
@@ -98,8 +103,7 @@ struct FastCopyArguments: Equatable {
             return next
         }
         while let argument = rest.popFirst() {
-            let selections = ["-b": "CLIPBOARD", "--clipboard": "CLIPBOARD", "-p": "PRIMARY", "--primary": "PRIMARY", "-s": "SECONDARY", "--secondary": "SECONDARY"]
-            if let named = selections[argument] {
+            if let named = Self.selectionFlags[argument] {
                 guard !selectionChosen else { return nil }
                 selectionChosen = true
                 selection = named

@@ -48,7 +48,9 @@ enum XselArguments {
                 case "--selectionTimeout": try take("t")
                 case "--logfile": try take("l")
                 default:
-                    guard let flag = longFlags[argument] else { throw CompatUsageError("xsel has no option \(argument) (xsel --help lists them)") }
+                    guard let flag = longFlags[argument] else {
+                        throw CompatUsageError("xsel has no option \(argument) (xsel --help lists them)")
+                    }
                     try take(flag)
                 }
             } else if argument.hasPrefix("-") && argument.count > 1 {
