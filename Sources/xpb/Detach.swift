@@ -13,14 +13,20 @@ enum Detach {
     /// child carries on with the same X connection; the parent leaves with `_exit` so it sends
     /// nothing on it.
     static func intoBackground(keeping kept: FileDescriptor) throws(CommandFailure) {
+        // Until the child has its own session it is in the caller's process group: a terminal
+        // that closes as soon as the parent exits (`script`, a terminal window closed right after
+        // `echo x | xclip`) would hang it up. Ignored across the fork, SIGHUP cannot end it there.
+        let hangUp = signal(SIGHUP, SIG_IGN)
         let pid: pid_t
         do {
             pid = try systemCall { fork() }
         } catch {
+            signal(SIGHUP, hangUp)
             throw CommandFailure("cannot start the background server: \(error)")
         }
         if pid > 0 { _exit(0) }
         _ = setsid()
+        signal(SIGHUP, hangUp)
         if let null = try? FileDescriptor.open("/dev/null", .readWrite) {
             for standard in [FileDescriptor.standardInput, .standardOutput, .standardError] {
                 _ = try? null.duplicate(as: standard)
