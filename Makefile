@@ -38,9 +38,13 @@ release:
 	@scripts/quiet-static-warnings.sh swift build -c release $(STATIC)
 
 # generate-manual (ArgumentParser's, for the man pages) is built first: the install tests use it.
+# The tests start Xvfb servers, Qt, GTK, sshd and many short processes: run at most
+# $(TEST_WIDTH) at once, so that on two cores no test's timeout is eaten by the others.
+TEST_WIDTH ?= 3
+
 test: deps
 	swift build --product generate-manual
-	swift test
+	SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) swift test
 
 sanitize: deps
 	scripts/sanitize.sh
