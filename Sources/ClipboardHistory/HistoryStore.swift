@@ -42,7 +42,8 @@ public final class HistoryStore: @unchecked Sendable {
     private let connection: SQLiteDatabase
     private let access = ThreadLock()
     private let blobs: BlobDirectory
-    private let writerLock: WriterLock
+    /// Nil when opened read-only: readers never take it, so they never wait for a writer.
+    private let writerLock: WriterLock?
 
     /// The history's directory: `$XDG_STATE_HOME/xpb`, else `~/.local/state/xpb` (XDG Base
     /// Directory: a relative `XDG_STATE_HOME` is ignored).
@@ -59,10 +60,24 @@ public final class HistoryStore: @unchecked Sendable {
 
     /// Opens the history in `directory`, creating it if needed: the directory with mode 0700,
     /// every file with 0600, the database in WAL mode.
-    public init(directory: String, limits: Limits = .init()) throws {
+    ///
+    /// `readOnly` opens an existing history to list, search and read it: nothing is created, no
+    /// lock is taken (a reader never waits for the daemon), and no write access to the
+    /// directory is needed when SQLite's `-wal` and `-shm` files are there; writing throws.
+    public init(directory: String, limits: Limits = .init(), readOnly: Bool = false) throws {
         self.directory = directory
         self.limits = limits
         blobs = BlobDirectory(path: "\(directory)/blobs")
+        if readOnly {
+            writerLock = nil
+            let path = "\(directory)/\(HistoryStore.databaseName)"
+            let connection = try SQLiteDatabase(path: path, busyTimeout: 10_000, readOnly: true)
+            try HistoryStore.describing("open the history in \(directory)") { () throws(HistoryError) in
+                try HistorySchema.prepare(connection)
+            }
+            self.connection = connection
+            return
+        }
         try FileSystem.makeDirectory(directory)
         chmod(directory, 0o700)
         try FileSystem.makeDirectory(blobs.path)
@@ -290,6 +305,7 @@ public final class HistoryStore: @unchecked Sendable {
     /// files, which the next sweep removes).
     private func writing(_ what: String, _ body: (SQLiteDatabase) throws(HistoryError) -> Void) throws(HistoryError) {
         try HistoryStore.describing("\(what) in \(directory)") { () throws(HistoryError) in
+            guard let writerLock else { throw HistoryError("the history was opened read-only") }
             try writerLock.withLock { () throws(HistoryError) in
                 let unused = try access.locked { () throws(HistoryError) -> Set<String> in
                     let db = connection
@@ -315,10 +331,13 @@ public final class HistoryStore: @unchecked Sendable {
     }
 
     /// Removes files that no entry names: left by a crash between a file's rename and its row's
-    /// commit, or by a crash before unused files were deleted.
+    /// commit, or by a crash before unused files were deleted. Only when no other process
+    /// writes: one that does (the daemon) may be storing a file its row does not name yet, and
+    /// opening the history must never wait for it; the next open sweeps.
     private func sweepUnusedBlobs() throws(HistoryError) {
+        guard let writerLock else { return }
         try HistoryStore.describing("check the history's files in \(directory)") { () throws(HistoryError) in
-            try writerLock.withLock { () throws(HistoryError) in
+            _ = try writerLock.ifFree { () throws(HistoryError) in
                 let used = try access.locked { () throws(HistoryError) in try HistoryStore.usedBlobs(connection) }
                 blobs.sweep(keeping: used)
             }

@@ -43,12 +43,14 @@ struct HistoryOptions: ParsableArguments {
     }
 
     /// Opens the history; a missing one is an error (exit 1) rather than created empty.
-    func open() throws(CommandFailure) -> HistoryStore {
+    /// `readOnly` (listing, showing, restoring) never waits for the daemon's lock and needs no
+    /// write access to the directory.
+    func open(readOnly: Bool = false) throws(CommandFailure) -> HistoryStore {
         let path = self.path
         guard HistoryStore.exists(in: path) else {
             throw CommandFailure("no history in \(path) (xpb daemon records one)", exitCode: 1)
         }
-        return try HistoryOptions.mapping { try HistoryStore(directory: path) }
+        return try HistoryOptions.mapping { try HistoryStore(directory: path, readOnly: readOnly) }
     }
 
     /// Runs `body`, turning a history failure into the one-line error: exit 1 for a missing

@@ -31,7 +31,7 @@ extension XPB.History {
 
         func run() throws {
             try reportingFailures {
-                let store = try history.open()
+                let store = try history.open(readOnly: true)
                 let entries = try HistoryOptions.mapping { try store.entries(limit: limit) }
                 guard !entries.isEmpty else { throw CommandFailure("the history is empty", exitCode: 1) }
                 if json {

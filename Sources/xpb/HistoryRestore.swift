@@ -33,7 +33,7 @@ extension XPB.History {
         func run() throws {
             try reportingFailures {
                 let index = try self.index ?? Restore.chosenIndex(try FileDescriptorIO.readAll(.standardInput))
-                let store = try history.open()
+                let store = try history.open(readOnly: true)
                 // Large representations stay in their files until a client asks for them.
                 let content = try HistoryOptions.mapping { try store.content(at: index) }
                 let connection = try options.connect()

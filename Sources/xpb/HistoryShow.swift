@@ -23,7 +23,7 @@ extension XPB.History {
 
         func run() throws {
             try reportingFailures {
-                let store = try history.open()
+                let store = try history.open(readOnly: true)
                 let snapshot = try HistoryOptions.mapping { try store.snapshot(at: index) }
                 let bytes = try Show.bytes(of: snapshot, type: type, index: index)
                 try writeToStdout(bytes)

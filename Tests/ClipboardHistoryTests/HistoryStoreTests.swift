@@ -255,6 +255,33 @@ import XTestSupport
         }
     }
 
+    @Test func openingAndReadingNeverWaitForTheWritersLock() throws {
+        let scratch = Scratch()
+        let seeded = try HistoryStore(directory: scratch.history)
+        try seeded.record(Self.text("listed while the daemon writes"))
+        // Another process (the daemon, mid-write) holds the writer's lock until this test is done.
+        let held = open(scratch.history + "/lock", O_RDWR | O_CLOEXEC)
+        #expect(held >= 0)
+        #expect(flock(held, LOCK_EX) == 0)
+        let released = Atomic(false)
+        // Released in 20 s if an open waits for it (the failure), else once the test is done.
+        let releaser = Thread {
+            sleep(20)
+            released.set(true)
+            close(held)
+        }
+        releaser.start()
+        let reader = try HistoryStore(directory: scratch.history, readOnly: true)
+        #expect(try reader.entries().map(\.text) == ["listed while the daemon writes"])
+        #expect(try reader.snapshot(at: 0) == Self.text("listed while the daemon writes"))
+        #expect(!released.value, "a read-only open waited for the writer's lock")
+        // A read-write open skips the sweep of unused files rather than wait for it.
+        let writer = try HistoryStore(directory: scratch.history)
+        #expect(try writer.count() == 1)
+        #expect(!released.value, "a read-write open waited for the writer's lock to sweep")
+        #expect(throws: HistoryError.self) { try reader.delete(at: 0) }
+    }
+
     @Test func textIsCutOnACharacterBoundaryForListings() throws {
         let scratch = Scratch()
         let store = try HistoryStore(directory: scratch.history)
@@ -334,4 +361,13 @@ import XTestSupport
 
 extension FileManager {
     fileprivate func subpathsOrEmpty(_ path: String) -> [String] { (try? subpathsOfDirectory(atPath: path)) ?? [] }
+}
+
+/// A flag shared with another thread.
+final class Atomic: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Bool
+    init(_ value: Bool) { stored = value }
+    var value: Bool { lock.withLock { stored } }
+    func set(_ value: Bool) { lock.withLock { stored = value } }
 }

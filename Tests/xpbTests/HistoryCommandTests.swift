@@ -170,6 +170,22 @@ struct HistoryCommandTests {
         #expect(try history.store.count() == 0)
     }
 
+    @Test("listing, showing and restoring never wait for the writer's lock (the daemon mid-write)")
+    func readersDoNotWaitForTheWriter() async throws {
+        let x = try XSession.require()
+        let history = History()
+        try history.recordText("read while locked")
+        let held = open(history.path + "/lock", O_RDWR | O_CLOEXEC)
+        #expect(held >= 0 && flock(held, LOCK_EX) == 0)
+        defer { close(held) }
+        // Each would time out (60 s) if it waited for the lock held until the test ends.
+        expectSuccess(try await runHistory(x, ["--limit", "1"], history.path))
+        expectOutput(try await runHistory(x, ["show", "0"], history.path), Data("read while locked".utf8))
+        expectSuccess(try await runHistory(x, ["search", "read"], history.path))
+        expectSuccess(try await runHistory(x, ["restore", "0"], history.path))
+        expectOutput(try await x.xpb(["paste"]), Data("read while locked".utf8))
+    }
+
     @Test("a missing history, an empty one and bad indexes: one xpb: line, exit 1")
     func errors() async throws {
         let x = try XSession.require()
