@@ -95,7 +95,16 @@ public final class HistoryStore: @unchecked Sendable {
             try HistorySchema.prepare(connection)
         }
         self.connection = connection
+        try configureForWriting()
         try sweepUnusedBlobs()
+    }
+
+    /// What a writing connection needs: deleted content overwritten rather than left in free
+    /// pages, so that `delete` and `clear` take an entry's words off the disk.
+    private func configureForWriting() throws(HistoryError) {
+        try HistoryStore.describing("open the history in \(directory)") { () throws(HistoryError) in
+            try connection.execute("PRAGMA secure_delete = ON")
+        }
     }
 
     // MARK: Recording
@@ -286,16 +295,36 @@ public final class HistoryStore: @unchecked Sendable {
     public func delete(at index: Int) throws {
         try writing("delete history entry \(index)") { (db) throws(HistoryError) in
             try db.run("DELETE FROM entry WHERE id = ?", [.integer(try HistoryStore.id(at: index, db))])
+            try HistoryStore.mergeTextIndex(db)
         }
+        try scrubDeletedText()
     }
 
     /// Deletes every entry and every file.
     public func clear() throws {
         try writing("clear the history") { (db) throws(HistoryError) in
             try db.execute("DELETE FROM entry")
+            try HistoryStore.mergeTextIndex(db)
         }
-        // Give the space back now rather than leave a large WAL and free pages behind.
-        access.locked { try? connection.execute("PRAGMA wal_checkpoint(TRUNCATE); VACUUM") }
+        // Give the space back now rather than leave free pages behind (VACUUM goes through the
+        // WAL: the checkpoint comes after it).
+        access.locked { try? connection.execute("VACUUM") }
+        try scrubDeletedText()
+    }
+
+    /// The full-text index keeps a deleted entry's words in its segments (with a "deleted"
+    /// mark) until they are merged: merging everything into one segment drops them, and
+    /// secure_delete zeroes the pages the old segments used.
+    private static func mergeTextIndex(_ db: SQLiteDatabase) throws(HistoryError) {
+        try db.execute("INSERT INTO entry_text (entry_text) VALUES ('optimize')")
+    }
+
+    /// Takes deleted words out of the WAL, which keeps old copies of every page until a
+    /// checkpoint: copy it into the database and truncate it.
+    private func scrubDeletedText() throws(HistoryError) {
+        // A reader in the middle of a transaction keeps the WAL from being truncated; that
+        // is no failure (SQLite's automatic checkpoints and the next delete get to it).
+        access.locked { try? connection.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
     }
 
     // MARK: Internals

@@ -282,6 +282,36 @@ import XTestSupport
         #expect(throws: HistoryError.self) { try reader.delete(at: 0) }
     }
 
+    @Test func deleteAndClearLeaveNoDeletedWordOnDisk() throws {
+        let scratch = Scratch()
+        let store = try HistoryStore(directory: scratch.history)
+        // A second connection, as `xpb history` next to the daemon.
+        let reader = try HistoryStore(directory: scratch.history, readOnly: true)
+        for n in 0..<20 { try store.record(Self.text("filler entry number \(n) with common words")) }
+        let secret = "zqxwvplumbago"
+        try store.record(Self.text("my password is \(secret) do not keep"))
+        for n in 20..<25 { try store.record(Self.text("filler entry number \(n) with common words")) }
+        #expect(try reader.search(secret).count == 1)
+        func filesHolding(_ word: String) -> [String] {
+            Self.files(under: scratch.history).filter { file in
+                guard let data = FileManager.default.contents(atPath: file) else { return false }
+                return data.range(of: Data(word.utf8)) != nil
+            }
+        }
+        #expect(!filesHolding(secret).isEmpty, "the word is on disk before the delete")
+        try store.delete(at: 5)
+        #expect(try reader.search(secret).isEmpty)
+        #expect(try store.count() == 25)
+        #expect(filesHolding(secret) == [], "the deleted entry's word is still on disk")
+
+        let other = "yqjfrobnicate"
+        try store.record(Self.text("another \(other) entry"))
+        #expect(!filesHolding(other).isEmpty)
+        try store.clear()
+        #expect(filesHolding(other) == [], "a cleared entry's word is still on disk")
+        #expect(filesHolding("filler") == [])
+    }
+
     @Test func textIsCutOnACharacterBoundaryForListings() throws {
         let scratch = Scratch()
         let store = try HistoryStore(directory: scratch.history)
