@@ -115,6 +115,10 @@ public final class HistoryStore: @unchecked Sendable {
     ///   empty, or larger than `limits.maxTotalBytes`.
     @discardableResult
     public func record(_ snapshot: SelectionSnapshot, selection: String = "CLIPBOARD", at date: Date = Date()) throws -> Bool {
+        // A bridge's private marker says "this came from the other side"; a restored entry is a
+        // fresh copy, so the marker is never kept.
+        var snapshot = snapshot
+        snapshot.representations.removeAll { $0.target == BridgeOffer.originTarget }
         guard !snapshot.isSensitive, !snapshot.representations.isEmpty, snapshot.size > 0,
             snapshot.size <= limits.maxTotalBytes
         else { return false }

@@ -312,6 +312,23 @@ import XTestSupport
         #expect(filesHolding("filler") == [])
     }
 
+    @Test func aBridgesOriginMarkerIsNeverKept() throws {
+        let scratch = Scratch()
+        let store = try HistoryStore(directory: scratch.history)
+        var bridged = Self.text("from the far side")
+        bridged.representations.append(.init(target: "_XPB_BRIDGE_ORIGIN", type: "_XPB_BRIDGE_ORIGIN", bytes: Array("origin 7 gen 3".utf8)))
+        #expect(try store.record(bridged))
+        #expect(try store.snapshot(at: 0) == Self.text("from the far side"))
+        #expect(try store.entries()[0].targets == ["UTF8_STRING", "text/plain;charset=utf-8"])
+        // The same text copied locally is the same entry.
+        try store.record(Self.text("from the far side"))
+        #expect(try store.count() == 1)
+        // A snapshot of nothing but the marker is nothing to keep.
+        #expect(try !store.record(SelectionSnapshot(representations: [
+            .init(target: "_XPB_BRIDGE_ORIGIN", type: "_XPB_BRIDGE_ORIGIN", bytes: [1, 2, 3])
+        ])))
+    }
+
     @Test func textIsCutOnACharacterBoundaryForListings() throws {
         let scratch = Scratch()
         let store = try HistoryStore(directory: scratch.history)
