@@ -217,13 +217,13 @@ public final class HistoryStore: @unchecked Sendable {
     /// - Throws: `HistoryError` with `isMissingEntry` when there is no such entry.
     public func snapshot(at index: Int) throws -> SelectionSnapshot {
         var representations: [SelectionSnapshot.Representation] = []
-        for row in try stored(at: index) {
+        for row in try stored(.index(index)) {
             var bytes = row.bytes ?? []
             if let blob = row.blob {
                 do {
                     bytes = try blobs.read(blob)
                 } catch {
-                    throw HistoryError.damaged(index, file: blobs.file(blob))
+                    throw HistoryError.damaged(String(index), file: blobs.file(blob))
                 }
             }
             representations.append(.init(target: row.target, type: row.type, format: row.format, bytes: bytes))
@@ -238,15 +238,26 @@ public final class HistoryStore: @unchecked Sendable {
     /// does not take its data away.
     /// - Throws: `HistoryError` with `isMissingEntry` when there is no such entry.
     public func content(at index: Int) throws -> SelectionContent {
+        try content(.index(index))
+    }
+
+    /// Like `content(at:)`, for the entry whose stable `id` is given (`HistoryEntry.id`): the
+    /// same entry however many were recorded or deleted since the id was read.
+    /// - Throws: `HistoryError` with `isMissingEntry` when no entry has that id any more.
+    public func content(id: Int64) throws -> SelectionContent {
+        try content(.id(id))
+    }
+
+    private func content(_ key: EntryKey) throws -> SelectionContent {
         var snapshot = SelectionSnapshot(representations: [])
         var entries: [SelectionContent.Entry] = []
-        for row in try stored(at: index) {
+        for row in try stored(key) {
             if let blob = row.blob {
                 let file: OpenFile
                 do {
                     file = try OpenFile(blobs.file(blob))
                 } catch {
-                    throw HistoryError.damaged(index, file: blobs.file(blob))
+                    throw HistoryError.damaged(key.description, file: blobs.file(blob))
                 }
                 let (type, format) = (row.type, row.format)
                 entries.append(SelectionContent.Entry(target: row.target) {
@@ -268,10 +279,32 @@ public final class HistoryStore: @unchecked Sendable {
 
     private typealias StoredRepresentation = (target: String, type: String, format: Int, bytes: [UInt8]?, blob: String?)
 
-    /// Entry `index`'s representation rows, in order.
-    private func stored(at index: Int) throws(HistoryError) -> [StoredRepresentation] {
-        try reading("read history entry \(index)") { (db) throws(HistoryError) in
-            let id = try HistoryStore.id(at: index, db)
+    /// An entry by its place in the history or by its stable id.
+    private enum EntryKey: CustomStringConvertible {
+        case index(Int)
+        case id(Int64)
+
+        var description: String {
+            switch self {
+            case .index(let index): String(index)
+            case .id(let id): "#\(id)"
+            }
+        }
+    }
+
+    /// The entry's representation rows, in order.
+    private func stored(_ key: EntryKey) throws(HistoryError) -> [StoredRepresentation] {
+        try reading("read history entry \(key)") { (db) throws(HistoryError) in
+            let id: Int64
+            switch key {
+            case .index(let index):
+                id = try HistoryStore.id(at: index, db)
+            case .id(let wanted):
+                guard try db.scalar("SELECT id FROM entry WHERE id = ?", [.integer(wanted)]) != nil else {
+                    throw HistoryError("history entry #\(wanted) is gone (deleted, or dropped as the history grew)", isMissingEntry: true)
+                }
+                id = wanted
+            }
             return try db.query(
                 "SELECT target, type, format, bytes, blob FROM representation WHERE entry = ? ORDER BY position", [.integer(id)]
             ) { row in (row.text(0) ?? "", row.text(1) ?? "", Int(row.int(2)), row.blob(3), row.text(4)) }

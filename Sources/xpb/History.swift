@@ -21,6 +21,7 @@ extension XPB {
                   xpb history restore 2                make entry 2 the clipboard again
                   xpb history search invoice march
                   xpb history --menu | dmenu -l 15 | xpb history restore --from-menu
+                                                       (menu lines start with the entry's id: #42)
                   xpb history --menu | fzf | xpb history restore --from-menu
                   xpb history delete 0
                   xpb history clear
@@ -111,9 +112,10 @@ enum HistoryListing {
         return out
     }
 
-    /// For pickers (dmenu, rofi, fzf): the index, two spaces, a one-line preview.
+    /// For pickers (dmenu, rofi, fzf): `#` and the entry's stable id, two spaces, a one-line
+    /// preview. The id, not the index: a copy recorded while the menu is open shifts indexes.
     static func menu(_ entries: [HistoryEntry]) -> String {
-        entries.map { "\($0.index)  \($0.preview(width: 120))\n" }.joined()
+        entries.map { "#\($0.id)  \($0.preview(width: 120))\n" }.joined()
     }
 
     /// `2026-11-23T03:48:30.123Z`: UTC, milliseconds unless `fraction` is false.

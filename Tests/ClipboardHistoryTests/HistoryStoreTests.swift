@@ -329,6 +329,23 @@ import XTestSupport
         ])))
     }
 
+    @Test func contentByIDOutlivesNewerEntries() throws {
+        let scratch = Scratch()
+        let store = try HistoryStore(directory: scratch.history)
+        try store.record(Self.text("picked"))
+        let id = try store.entries()[0].id
+        try store.record(Self.text("copied while the menu was open"))
+        #expect(try store.content(id: id).entries.map(\.target) == ["UTF8_STRING", "text/plain;charset=utf-8"])
+        try store.delete(at: 1)
+        do {
+            _ = try store.content(id: id)
+            Issue.record("no error for a deleted id")
+        } catch let error as HistoryError {
+            #expect(error.isMissingEntry)
+            #expect(error.message == "history entry #\(id) is gone (deleted, or dropped as the history grew)")
+        }
+    }
+
     @Test func textIsCutOnACharacterBoundaryForListings() throws {
         let scratch = Scratch()
         let store = try HistoryStore(directory: scratch.history)

@@ -115,7 +115,9 @@ struct HistoryCommandTests {
         #expect(try (JSONSerialization.jsonObject(with: limited.stdout) as? [Any])?.count == 1)
 
         let menu = try await runHistory(x, ["--menu"], history.path)
-        expectOutput(menu, Data("0  newest \"quoted\"\n1  [public.png, 4 B]\n2  first line second line\n".utf8))
+        let ids = array.map { $0["id"] as? Int ?? -1 }
+        expectOutput(
+            menu, Data("#\(ids[0])  newest \"quoted\"\n#\(ids[1])  [public.png, 4 B]\n#\(ids[2])  first line second line\n".utf8))
     }
 
     @Test("a --menu line piped to restore --from-menu restores that entry (the dmenu/fzf pipe)")
@@ -126,9 +128,17 @@ struct HistoryCommandTests {
         try history.recordText("newer entry")
         let menu = try await runHistory(x, ["--menu"], history.path)
         let chosen = try #require(menu.stdoutText.split(separator: "\n").last)  // what a picker prints
-        #expect(chosen == "1  older entry")
+        let olderID = try history.store.entries()[1].id
+        #expect(chosen == "#\(olderID)  older entry")
+        // Copies recorded while the menu is open shift the indexes, not the ids.
+        try history.recordText("copied while the menu was open")
+        try history.recordText("and another")
         expectSuccess(try await runHistory(x, ["restore", "--from-menu"], history.path, stdin: .pipe(Data((chosen + "\n").utf8))))
         expectOutput(try await x.xpb(["paste"]), Data("older entry".utf8))
+        // An entry deleted meanwhile: one line, exit 1, the clipboard untouched.
+        expectSuccess(try await runHistory(x, ["delete", "3"], history.path))
+        let stale = try await runHistory(x, ["restore", "--from-menu"], history.path, stdin: .pipe(Data((chosen + "\n").utf8)))
+        #expect(stale.status == 1 && stale.stderr == "xpb: history entry #\(olderID) is gone (deleted, or dropped as the history grew)\n", "\(stale)")
         // A picker closed without a choice prints nothing.
         expectXpbError(try await runHistory(x, ["restore", "--from-menu"], history.path, stdin: .pipe(Data())))
         expectXpbError(try await runHistory(x, ["restore", "--from-menu"], history.path, stdin: .pipe(Data("garbage\n".utf8))))
@@ -239,3 +249,4 @@ extension XSession {
 extension FileManager {
     fileprivate func subpathsOrEmpty(_ path: String) -> [String] { (try? subpathsOfDirectory(atPath: path)) ?? [] }
 }
+
