@@ -213,11 +213,12 @@ public final class HistoryStore: @unchecked Sendable {
     }
 
     /// Every representation of entry `index` (0 is the newest), with the bytes from the
-    /// database or from their file.
+    /// database or from their file; only those whose target is in `targets` when it is given
+    /// (a missing file of another representation is then no failure).
     /// - Throws: `HistoryError` with `isMissingEntry` when there is no such entry.
-    public func snapshot(at index: Int) throws -> SelectionSnapshot {
+    public func snapshot(at index: Int, targets: Set<String>? = nil) throws -> SelectionSnapshot {
         var representations: [SelectionSnapshot.Representation] = []
-        for row in try stored(.index(index)) {
+        for row in try stored(.index(index)) where targets?.contains(row.target) ?? true {
             var bytes = row.bytes ?? []
             if let blob = row.blob {
                 do {
@@ -229,6 +230,13 @@ public final class HistoryStore: @unchecked Sendable {
             representations.append(.init(target: row.target, type: row.type, format: row.format, bytes: bytes))
         }
         return SelectionSnapshot(representations: representations)
+    }
+
+    /// Entry `index`'s representations without their bytes (targets, types and formats only):
+    /// what to choose from before reading any file.
+    /// - Throws: `HistoryError` with `isMissingEntry` when there is no such entry.
+    public func outline(at index: Int) throws -> [SelectionSnapshot.Representation] {
+        try stored(.index(index)).map { .init(target: $0.target, type: $0.type, format: $0.format, bytes: []) }
     }
 
     /// What an owner serves to hand entry `index` out again, every target with its recorded

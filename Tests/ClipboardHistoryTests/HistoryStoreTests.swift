@@ -329,6 +329,21 @@ import XTestSupport
         ])))
     }
 
+    @Test func aMissingFileSpoilsOnlyItsOwnRepresentation() throws {
+        let scratch = Scratch()
+        let store = try HistoryStore(directory: scratch.history, limits: .init(inlineThreshold: 100))
+        let image = Self.binary(1000, seed: 4)
+        try store.record(SelectionSnapshot(representations: [
+            .init(target: "image/png", type: "image/png", bytes: image),
+            .init(target: "UTF8_STRING", type: "UTF8_STRING", bytes: Array("caption".utf8)),
+        ]))
+        for file in Self.files(under: scratch.history + "/blobs") { unlink(file) }
+        #expect(try store.snapshot(at: 0, targets: ["UTF8_STRING"]).text == "caption")
+        #expect(try store.outline(at: 0).map(\.target) == ["image/png", "UTF8_STRING"])
+        #expect(throws: HistoryError.self) { try store.snapshot(at: 0) }
+        #expect(throws: HistoryError.self) { try store.snapshot(at: 0, targets: ["image/png"]) }
+    }
+
     @Test func contentByIDOutlivesNewerEntries() throws {
         let scratch = Scratch()
         let store = try HistoryStore(directory: scratch.history)

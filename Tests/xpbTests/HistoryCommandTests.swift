@@ -180,6 +180,25 @@ struct HistoryCommandTests {
         #expect(try history.store.count() == 0)
     }
 
+    @Test("show -t TYPE reads only that representation: another one's missing file is no failure")
+    func showReadsOnlyWhatIsAsked() async throws {
+        let x = try XSession.require()
+        let history = History()
+        try history.store.record(SelectionSnapshot(representations: [
+            .init(target: "image/png", type: "image/png", bytes: [UInt8](repeating: 0x89, count: 100 << 10)),
+            .init(target: "text/html", type: "text/html", bytes: Array("<b>caption</b>".utf8)),
+            .init(target: "UTF8_STRING", type: "UTF8_STRING", bytes: Array("caption".utf8)),
+        ]))
+        for file in subpathsOrEmptyFiles(history.path + "/blobs") { unlink(file) }
+        expectOutput(try await runHistory(x, ["show", "0"], history.path), Data("caption".utf8))
+        expectOutput(try await runHistory(x, ["show", "0", "-t", "text/html"], history.path), Data("<b>caption</b>".utf8))
+        expectOutput(try await runHistory(x, ["show", "0", "-t", "public.html"], history.path), Data("<b>caption</b>".utf8))
+        expectOutput(try await runHistory(x, ["show", "0", "-t", "UTF8_STRING"], history.path), Data("caption".utf8))
+        let image = try await runHistory(x, ["show", "0", "-t", "image/png"], history.path)
+        expectXpbError(image, status: 2, "the image's file is gone")
+        #expect(image.stderr.contains("history entry 0 is damaged"), "\(image)")
+    }
+
     @Test("listing, showing and restoring never wait for the writer's lock (the daemon mid-write)")
     func readersDoNotWaitForTheWriter() async throws {
         let x = try XSession.require()
@@ -250,3 +269,10 @@ extension FileManager {
     fileprivate func subpathsOrEmpty(_ path: String) -> [String] { (try? subpathsOfDirectory(atPath: path)) ?? [] }
 }
 
+/// Every regular file under `path`.
+private func subpathsOrEmptyFiles(_ path: String) -> [String] {
+    FileManager.default.subpathsOrEmpty(path).map { path + "/" + $0 }.filter { file in
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory) && !isDirectory.boolValue
+    }
+}
