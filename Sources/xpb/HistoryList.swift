@@ -10,7 +10,9 @@ extension XPB.History {
             discussion: """
                 Each line: the index (0 is the newest), the time (UTC), the size, and the text on \
                 one line (or the type of an entry without text). --menu prints one line per entry \
-                for a picker; pipe the chosen line to `xpb history restore --from-menu`.
+                for a picker, starting with the entry's stable id (#42, not the index, so that a copy made \
+                while the menu is open changes nothing); pipe the chosen line to \
+                `xpb history restore --from-menu`.
                 """)
 
         @OptionGroup var history: HistoryOptions
@@ -18,7 +20,7 @@ extension XPB.History {
         @Flag(help: "Print a JSON array: index, id, time (ISO 8601), size, types (UTIs), targets, text.")
         var json = false
 
-        @Flag(help: "Print one line per entry for dmenu, rofi or fzf: the index, then a preview.")
+        @Flag(help: "Print one line per entry for dmenu, rofi or fzf: #id, then a preview.")
         var menu = false
 
         @Option(help: ArgumentHelp("Show at most N entries.", valueName: "n"))
@@ -31,7 +33,7 @@ extension XPB.History {
 
         func run() throws {
             try reportingFailures {
-                let store = try history.open()
+                let store = try history.open(readOnly: true)
                 let entries = try HistoryOptions.mapping { try store.entries(limit: limit) }
                 guard !entries.isEmpty else { throw CommandFailure("the history is empty", exitCode: 1) }
                 if json {

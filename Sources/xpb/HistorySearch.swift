@@ -30,7 +30,7 @@ extension XPB.History {
 
         func run() throws {
             try reportingFailures {
-                let store = try history.open()
+                let store = try history.open(readOnly: true)
                 let query = words.joined(separator: " ")
                 let entries = try HistoryOptions.mapping { try store.search(query, limit: limit) }
                 guard !entries.isEmpty else { throw CommandFailure("no history entry matches '\(query)'", exitCode: 1) }
