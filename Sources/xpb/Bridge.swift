@@ -45,8 +45,11 @@ extension XPB {
         @Flag(help: "Only take the far side's changes; send nothing.")
         var receiveOnly = false
 
-        @Option(help: ArgumentHelp("The largest content bridged, in bytes (default 256 MiB); both sides should agree.", valueName: "bytes"))
+        @Option(help: ArgumentHelp("The largest content bridged, in bytes (default 256 MiB, at most 4 GiB); both sides should agree.", valueName: "bytes"))
         var maxSize: Int = 256 << 20
+
+        /// The largest `--max-size` taken.
+        static let largestMaxSize = 4 << 30
 
         /// ArgumentParser puts the words after `--` at the end of the one positional array
         /// (it allows no second one): as many as the command line has after its `--`.
@@ -65,6 +68,9 @@ extension XPB {
         func validate() throws {
             if sendOnly && receiveOnly { throw ValidationError("--send-only and --receive-only exclude each other") }
             if maxSize < 1 { throw ValidationError("--max-size needs a positive number of bytes") }
+            // Beyond this, a frame's length no longer fits memory anyone has, and 2^63 - 1 would
+            // overflow the frame limit (the size plus room for names).
+            if maxSize > Self.largestMaxSize { throw ValidationError("--max-size is at most \(Self.largestMaxSize) bytes (4 GiB)") }
             if selections.contains(where: \.isEmpty) { throw ValidationError("a selection name cannot be empty") }
             if ssh?.isEmpty == true { throw ValidationError("--ssh needs a host") }
             if ssh == nil && (remoteDisplay != nil || !sshOptions.isEmpty) {

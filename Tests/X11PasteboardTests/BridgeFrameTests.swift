@@ -51,6 +51,28 @@ import Testing
         }
     }
 
+    @Test func memoryFollowsTheBytesThatCameNotTheHeader() throws {
+        // A header announcing 200 MiB (within the limit) and then 10 bytes: the reader must not
+        // make room for 200 MiB before they come.
+        let header: [UInt8] = [4] + (0..<8).map { UInt8(truncatingIfNeeded: UInt64(200 << 20) >> (56 - 8 * $0)) }
+        var largest = 0
+        let bytes = header + [UInt8](repeating: 1, count: 10)
+        var offset = 0
+        let reader = BridgeFrameReader(limits: BridgeLimits(maxSize: 256 << 20)) { buffer in
+            largest = max(largest, buffer.count)
+            let count = min(buffer.count, bytes.count - offset)
+            buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes.withUnsafeBytes { $0 }[offset..<offset + count]))
+            offset += count
+            return count
+        }
+        #expect(throws: BridgeProtocolError("the stream ended inside a frame (209715200 bytes announced)")) { try reader.next() }
+        #expect(largest <= 1 << 20, "the reader offered a buffer of \(largest) bytes for 10 that came")
+        // A payload larger than the first step still arrives whole.
+        let blob = (0..<(700 << 10)).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        let frame = BridgeFrame.data(generation: 3, selection: "CLIPBOARD", target: "image/png", bytes: blob)
+        #expect(try Self.frames(frame.encoded()) == [frame])
+    }
+
     @Test func anOfferAnnouncingAnAbsurdSizeIsRefused() throws {
         var offer = Self.offer
         offer.items[1].size = 1 << 60

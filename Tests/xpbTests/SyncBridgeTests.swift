@@ -237,6 +237,17 @@ struct SyncBridgeTests {
         #expect(eof.status == 0 && eof.stderr.isEmpty, "EOF ends the bridge quietly: \(eof)")
     }
 
+    @Test("--max-size beyond 4 GiB is refused up front; a 2^63 header is refused, not a crash")
+    func maxSizeIsCapped() async throws {
+        let x = try XSession.require()
+        let huge = try await x.xpb(["bridge", "--max-size", "9223372036854775807"], stdin: .none, timeout: .seconds(10))
+        #expect(huge.status != 0 && !huge.signaled && huge.stderr.contains("--max-size is at most 4294967296"), "\(huge)")
+        let hello: [UInt8] = [1] + bigEndian(UInt64(20)) + Array("XPB-BRIDGE".utf8) + [0, 1] + bigEndian(UInt64(7))
+        let header: [UInt8] = [1, 0x80, 0, 0, 0, 0, 0, 0, 0]
+        let result = try await x.xpb(["bridge", "--max-size", "4294967296"], stdin: .bytes(Data(hello + header)), timeout: .seconds(10))
+        #expect(result.status == 1 && !result.signaled && result.stderr.hasPrefix("xpb: bridge: a frame of 9223372036854775808 bytes"), "\(result)")
+    }
+
     // MARK: ssh
 
     @Test("bridge --ssh through a real sshd on 127.0.0.1: both ways, 6 MiB on paste")

@@ -147,16 +147,30 @@ public struct BridgeFrameReader {
         guard length <= limits.maxFrame else {
             throw BridgeProtocolError("a frame of \(length) bytes is larger than the \(limits.maxFrame) allowed (see --max-size)")
         }
-        var payload = [UInt8](repeating: 0, count: Int(length))
-        guard try fill(&payload) == payload.count else {
-            throw BridgeProtocolError("the stream ended inside a frame (\(length) bytes announced)")
-        }
+        let payload = try readPayload(length: Int(length))
         return try BridgeFrame.decode(kind: header[0], payload: payload, limits: limits)
     }
 
-    /// Fills `buffer` unless the stream ends first; returns how much was read.
-    private func fill(_ buffer: inout [UInt8]) throws(BridgeProtocolError) -> Int {
-        var filled = 0
+    /// The payload's `length` bytes. The buffer grows with the bytes that came (doubling from
+    /// 64 KiB), never ahead of them: a 9-byte header announcing 256 MiB costs 64 KiB until the
+    /// bytes follow it.
+    private func readPayload(length: Int) throws(BridgeProtocolError) -> [UInt8] {
+        var payload: [UInt8] = []
+        while payload.count < length {
+            let start = payload.count
+            let end = min(length, max(start * 2, start + (64 << 10)))
+            payload.append(contentsOf: [UInt8](repeating: 0, count: end - start))
+            guard try fill(&payload, from: start) == end else {
+                throw BridgeProtocolError("the stream ended inside a frame (\(length) bytes announced)")
+            }
+        }
+        return payload
+    }
+
+    /// Fills `buffer` from `start` on unless the stream ends first; returns how much of it is
+    /// filled.
+    private func fill(_ buffer: inout [UInt8], from start: Int = 0) throws(BridgeProtocolError) -> Int {
+        var filled = start
         while filled < buffer.count {
             let count: Int
             do {
