@@ -78,6 +78,9 @@ final class AnnouncedContent: Sendable {
 /// owner waits for the data frame the stream's thread receives (bounded by the paste timeout)
 /// while the X loop goes on serving every other request and watching: a large paste crossing
 /// the network holds up nothing but itself.
+///
+/// Only bytes someone waits for are kept, and only while they wait: a peer sending data frames
+/// nobody asked for (or answering too late) cannot make this side hold on to them.
 final class RemoteFetches: Sendable {
     private struct Key: Hashable {
         var generation: UInt64
@@ -85,9 +88,14 @@ final class RemoteFetches: Sendable {
         var target: String
     }
 
-    /// Answers by request; kept until a request for another generation, so that two pastes of
-    /// the same target at once both get it.
-    private let arrived = Mutex<[Key: [UInt8]?]>([:])
+    private struct State {
+        /// How many pastes wait for each key (two pastes of one target at once share an answer).
+        var waiting: [Key: Int] = [:]
+        /// Answers to waited-for keys; dropped with the last paste waiting for them.
+        var arrived: [Key: [UInt8]?] = [:]
+    }
+
+    private let state = Mutex(State())
     private let writer: FrameWriter
     private let inbox: Mailbox<Publication>
 
@@ -103,20 +111,32 @@ final class RemoteFetches: Sendable {
         generation: UInt64, selection: String, target: String, timeout: Duration, serving connection: XConnection
     ) -> [UInt8]? {
         let key = Key(generation: generation, selection: selection, target: target)
-        // Answers for older copies are of no use to anyone now.
-        arrived.withLock { $0 = $0.filter { $0.key.generation == generation } }
+        state.withLock { $0.waiting[key, default: 0] += 1 }
+        defer {
+            state.withLock { state in
+                let left = state.waiting[key, default: 1] - 1
+                state.waiting[key] = left == 0 ? nil : left
+                if left == 0 { state.arrived[key] = nil }
+            }
+        }
         writer.send(.request(generation: generation, selection: selection, target: target))
         var answer: [UInt8]??
         let answered = (try? connection.serveEvents(until: {
-            answer = arrived.withLock { $0[key] }
+            answer = state.withLock { $0.arrived[key] }
             return answer != nil
         }, timeout: timeout)) ?? false
         return answered ? answer! : nil
     }
 
-    /// Hands over a data frame's bytes (from the stream's thread) and wakes the X loop.
+    /// Hands over a data frame's bytes (from the stream's thread) and wakes the X loop; bytes
+    /// nobody waits for are dropped at once.
     func deliver(generation: UInt64, selection: String, target: String, bytes: [UInt8]?) {
-        arrived.withLock { $0[Key(generation: generation, selection: selection, target: target)] = .some(bytes) }
-        inbox.wake()
+        let key = Key(generation: generation, selection: selection, target: target)
+        let wanted = state.withLock { state in
+            guard state.waiting[key] != nil else { return false }
+            state.arrived[key] = .some(bytes)
+            return true
+        }
+        if wanted { inbox.wake() }
     }
 }

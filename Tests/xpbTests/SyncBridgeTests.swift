@@ -166,6 +166,29 @@ struct SyncBridgeTests {
         #expect(bridge.result().status == 0, "\(bridge.result())")
     }
 
+    @Test("96 MiB of data frames nobody asked for are dropped, not kept")
+    func unrequestedDataIsDropped() async throws {
+        let x = try XSession.require()
+        let (bridge, farSide, _) = try await x.bridgeWithScriptedFarSide()
+        let chunk = [UInt8](repeating: 0xA5, count: 6 << 20)
+        for index in 0..<16 {
+            farSide.write(Data(BridgeFrame.data(generation: UInt64(index), selection: "CLIPBOARD", target: "junk\(index)", bytes: chunk).encoded()))
+        }
+        // Frames are handled in order: once this offer is served, every data frame was taken.
+        let before = try await x.owner("CLIPBOARD")
+        let offer = BridgeOffer(origin: 42, generation: 100, selection: "CLIPBOARD", items: [
+            .init(target: "UTF8_STRING", type: "UTF8_STRING", format: 8, size: 4, bytes: Array("done".utf8)),
+        ])
+        farSide.write(Data(BridgeFrame.offer(offer).encoded()))
+        try #require(try await x.waitForNewOwner("CLIPBOARD", previous: before) != nil, "the bridge took CLIPBOARD")
+        try await x.expectArrives(on: x.display, [], Data("done".utf8), "the offer after the junk")
+        let status = try String(contentsOfFile: "/proc/\(bridge.pid)/status", encoding: .utf8)
+        let rss = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }.flatMap { Int($0.split(separator: " ")[1]) } ?? -1
+        #expect(rss > 0 && rss < 64 << 10, "the bridge holds \(rss) KiB after 96 MiB of unrequested data")
+        try farSide.close()
+        #expect(await bridge.waitForExit(timeout: .seconds(5)), "end of the stream ends the bridge")
+    }
+
     @Test("bridge --send-only on one side, --receive-only on the other: one way only")
     func oneWayBridge() async throws {
         let x = try XSession.require()
@@ -323,6 +346,21 @@ extension XSession {
         }
         Issue.record("\(mode): nothing arrived from \(a) on \(b) within 10 s")
         throw HarnessError.failed("\(mode): warm-up")
+    }
+
+    /// `xpb bridge` on this display with the test as its far side: greeted (origin 42), its
+    /// stream in a fifo the test writes, what it says in a file `output`.
+    func bridgeWithScriptedFarSide(_ flags: [String] = []) async throws -> (bridge: Spawned, farSide: FileHandle, output: String) {
+        let directory = try file("placeholder", Data()).deletingLastPathComponent()
+        let input = directory.appendingPathComponent("in-\(UInt32.random(in: 0...UInt32.max))").path
+        let output = input + ".out"
+        guard mkfifo(input, 0o600) == 0 else { throw HarnessError.failed("mkfifo failed") }
+        let words = flags.map(Command.shellQuoted).joined(separator: " ")
+        let bridge = try spawn("/bin/sh", ["-c", "exec \(Command.shellQuoted(xpbPath)) bridge \(words) < \(input) > \(output)"])
+        // Opening blocks until the bridge opens its end.
+        guard let farSide = FileHandle(forWritingAtPath: input) else { throw HarnessError.failed("cannot open the fifo") }
+        farSide.write(Data(BridgeFrame.hello(version: BridgeFrame.version, origin: 42).encoded()))
+        return (bridge, farSide, output)
     }
 
     /// Two bridges on `a` and `b` joined by a pipe each way, in one shell.
