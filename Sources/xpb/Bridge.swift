@@ -1,5 +1,6 @@
 import ArgumentParser
 import Glibc
+import Synchronization
 import SystemPackage
 import UniformTypes
 import X11Pasteboard
@@ -120,6 +121,8 @@ final class BridgeSession {
     let announced = AnnouncedContent()
     let fetches: RemoteFetches
     let inbox: Mailbox<Publication>
+    /// Whether the far side said hello yet (set by the stream's thread).
+    let greeting = Greeting()
 
     init(
         connection: XConnection, selections: [String], maxSize: Int, sendOnly: Bool, receiveOnly: Bool,
@@ -141,7 +144,17 @@ final class BridgeSession {
         // writer and reader. 1 MiB (Linux's default cap for users) is 64 of them. Not a pipe, or
         // not allowed: nothing changes. 1031 is F_SETPIPE_SZ, which the Glibc module leaves out.
         for descriptor in [input, output] { _ = fcntl(descriptor, 1031, Int32(1 << 20)) }
-        writer = FrameWriter(descriptor: output)
+        let greeting = self.greeting
+        writer = FrameWriter(descriptor: output) {
+            // The peer went away. Once greeted, that is the end of the stream: quietly.
+            if greeting.greeted { _exit(0) }
+            // Before its hello, the reader is about to see the stream end too and says why
+            // (ssh's exit status): this thread must not end the process first with status 0.
+            sleep(5)
+            if greeting.greeted { _exit(0) }
+            StandardError.write("xpb: bridge: the other side closed the stream before it said hello\n")
+            _exit(1)
+        }
         inbox = try Mailbox<Publication>()
         fetches = RemoteFetches(writer: writer, inbox: inbox)
     }
@@ -219,6 +232,7 @@ private struct StreamReader: @unchecked Sendable {
                         throw BridgeProtocolError("the other side speaks protocol version \(version); this xpb speaks \(BridgeFrame.version)")
                     }
                     greeted = true
+                    session.greeting.greeted = true
                 case .bye:
                     _exit(0)
                 default:
@@ -254,5 +268,15 @@ private struct StreamReader: @unchecked Sendable {
         case .hello, .bye:
             break
         }
+    }
+}
+
+/// Whether the far side has greeted, for the writer's thread to read.
+final class Greeting: Sendable {
+    private let value = Atomic(false)
+
+    var greeted: Bool {
+        get { value.load(ordering: .acquiring) }
+        set { value.store(newValue, ordering: .releasing) }
     }
 }

@@ -10,10 +10,13 @@ final class FrameWriter: Sendable {
     private let queue = Mutex<[(head: [UInt8], tail: [UInt8])]>([])
     private let ready = CountingSemaphore()
     private let descriptor: Int32
+    private let failed: @Sendable () -> Void
 
-    /// A writer to `descriptor`; a failed write (the peer went away) ends the process quietly.
-    init(descriptor: Int32) {
+    /// A writer to `descriptor`; after a failed write (the peer went away) it calls `failed`
+    /// and writes nothing more.
+    init(descriptor: Int32, failed: @escaping @Sendable () -> Void) {
         self.descriptor = descriptor
+        self.failed = failed
         BackgroundThread.start { [self] in drain() }
     }
 
@@ -30,8 +33,10 @@ final class FrameWriter: Sendable {
             guard let parts = queue.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else { continue }
             let written = parts.head.withUnsafeBytes { FileDescriptorIO.writeAll(descriptor, $0) }
                 && parts.tail.withUnsafeBytes { FileDescriptorIO.writeAll(descriptor, $0) }
-            // EOF on the stream in either direction ends the bridge without a word.
-            if !written { _exit(0) }
+            if !written {
+                failed()
+                return
+            }
         }
     }
 }

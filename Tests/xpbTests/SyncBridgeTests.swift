@@ -273,6 +273,19 @@ struct SyncBridgeTests {
 
     // MARK: ssh
 
+    @Test("bridge --ssh to an ssh that fails at once: exit 1 and its xpb: line, every time")
+    func failingSSHIsAnError() async throws {
+        let x = try XSession.require()
+        // An `ssh` that exits 1 without reading: the bridge's hello meets a closed pipe.
+        let directory = try x.file("placeholder", Data()).deletingLastPathComponent().appendingPathComponent("fake-ssh")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try? FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent("ssh").path, withDestinationPath: "/bin/false")
+        for attempt in 1...5 {
+            let result = try await x.run("/usr/bin/env", ["PATH=\(directory.path):/usr/bin:/bin", x.xpbPath, "bridge", "--ssh", "nowhere.invalid"], timeout: .seconds(15))
+            #expect(result.status == 1 && result.stderr.hasPrefix("xpb: bridge: ssh nowhere.invalid ended before xpb bridge answered"), "attempt \(attempt): \(result)")
+        }
+    }
+
     @Test("bridge --ssh through a real sshd on 127.0.0.1: both ways, 6 MiB on paste")
     func bridgeOverSSH() async throws {
         let x = try XSession.require()
