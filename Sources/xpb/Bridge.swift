@@ -196,6 +196,7 @@ final class BridgeSession {
         let fetches = self.fetches
         // Used only inside conversions, which run on the connection's thread.
         let connection = ConnectionHandOff(connection: side.connection)
+        let side = SideHandOff(side: self.side, inbox: inbox)
         var entries = offer.items.map { item in
             if let bytes = item.bytes {
                 return SelectionContent.Entry(target: item.target, value: ServedValue(bytes: bytes, type: item.type, format: item.format))
@@ -203,7 +204,7 @@ final class BridgeSession {
             return SelectionContent.Entry(target: item.target) {
                 fetches.fetch(
                     generation: offer.generation, selection: offer.selection, target: item.target, timeout: .seconds(5),
-                    serving: connection.connection
+                    serving: connection.connection, takeInbox: side.takeInbox
                 ).map { ServedValue(bytes: $0, type: item.type, format: item.format) }
             }
         }
@@ -278,5 +279,17 @@ final class Greeting: Sendable {
     var greeted: Bool {
         get { value.load(ordering: .acquiring) }
         set { value.store(newValue, ordering: .releasing) }
+    }
+}
+
+/// A side and its inbox, for a paste waiting on the connection's thread (inside a conversion)
+/// to take the far side's new copies meanwhile.
+struct SideHandOff: @unchecked Sendable {
+    let side: SyncSide
+    let inbox: Mailbox<Publication>
+
+    /// Takes what the inbox holds (on the connection's thread).
+    func takeInbox() {
+        for publication in inbox.takeAll() { side.publish(publication) }
     }
 }

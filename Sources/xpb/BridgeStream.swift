@@ -111,9 +111,11 @@ final class RemoteFetches: Sendable {
 
     /// Asks the far side for `target` and serves `connection` until its bytes come or `timeout`
     /// passes; nil when the far side no longer has them or did not answer in time. Runs on the
-    /// connection's thread (inside a conversion).
+    /// connection's thread (inside a conversion). Whatever the inbox brings meanwhile (the far
+    /// side's next copy) is handed to `takeInbox` at once, not after the paste.
     func fetch(
-        generation: UInt64, selection: String, target: String, timeout: Duration, serving connection: XConnection
+        generation: UInt64, selection: String, target: String, timeout: Duration, serving connection: XConnection,
+        takeInbox: () -> Void
     ) -> [UInt8]? {
         let key = Key(generation: generation, selection: selection, target: target)
         state.withLock { $0.waiting[key, default: 0] += 1 }
@@ -125,12 +127,19 @@ final class RemoteFetches: Sendable {
             }
         }
         writer.send(.request(generation: generation, selection: selection, target: target))
+        let deadline = ContinuousClock.now + timeout
         var answer: [UInt8]??
-        let answered = (try? connection.serveEvents(until: {
-            answer = state.withLock { $0.arrived[key] }
-            return answer != nil
-        }, timeout: timeout)) ?? false
-        return answered ? answer! : nil
+        while true {
+            let left = ContinuousClock.now.duration(to: deadline)
+            guard left > .zero else { return nil }
+            let woken = (try? connection.serveEvents(until: {
+                answer = state.withLock { $0.arrived[key] }
+                return answer != nil || inbox.hasMessages
+            }, timeout: left)) ?? false
+            if let answer { return answer }
+            guard woken else { return nil }
+            takeInbox()
+        }
     }
 
     /// Hands over a data frame's bytes (from the stream's thread) and wakes the X loop; bytes

@@ -189,6 +189,39 @@ struct SyncBridgeTests {
         #expect(await bridge.waitForExit(timeout: .seconds(5)), "end of the stream ends the bridge")
     }
 
+    @Test("while a paste waits for the far side, the far side's next copy is taken at once")
+    func anOfferDuringAWaitingPasteIsTaken() async throws {
+        let x = try XSession.require()
+        let before = try await x.owner("CLIPBOARD")
+        let (bridge, farSide, output) = try await x.bridgeWithScriptedFarSide()
+        let offer = BridgeOffer(origin: 42, generation: 1, selection: "CLIPBOARD", items: [
+            .init(target: "UTF8_STRING", type: "UTF8_STRING", format: 8, size: 5, bytes: Array("small".utf8)),
+            .init(target: "application/octet-stream", type: "application/octet-stream", format: 8, size: 4096, bytes: nil),
+        ])
+        farSide.write(Data(BridgeFrame.offer(offer).encoded()))
+        try #require(try await x.waitForNewOwner("CLIPBOARD", previous: before) != nil, "the bridge took CLIPBOARD")
+        let large = try x.spawn(x.xpbPath, ["paste", "-t", "application/octet-stream", "--timeout", "20"])
+        let hello = BridgeFrame.hello(version: BridgeFrame.version, origin: 0).encoded().count
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ((try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? 0) <= hello {
+            try #require(ContinuousClock.now < deadline, "no request came")
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        // The paste waits for the network; the far side's user copies again meanwhile.
+        let newer = BridgeOffer(origin: 42, generation: 2, selection: "CLIPBOARD", items: [
+            .init(target: "UTF8_STRING", type: "UTF8_STRING", format: 8, size: 5, bytes: Array("newer".utf8)),
+        ])
+        farSide.write(Data(BridgeFrame.offer(newer).encoded()))
+        // Within 3 s: a bridge that left its inbox alone until the paste gave up would take 5.
+        try await x.expectArrives(on: x.display, ["--timeout", "1"], Data("newer".utf8), "the newer copy", timeout: .seconds(3))
+        let blob = Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 * 7) })
+        farSide.write(Data(BridgeFrame.data(generation: 1, selection: "CLIPBOARD", target: "application/octet-stream", bytes: Array(blob)).encoded()))
+        #expect(await large.waitForExit(timeout: .seconds(10)))
+        expectBytes(large.result().stdout, blob, "the paste that was waiting still gets its bytes")
+        try farSide.close()
+        #expect(await bridge.waitForExit(timeout: .seconds(5)), "end of the stream ends the bridge")
+    }
+
     @Test("bridge --send-only on one side, --receive-only on the other: one way only")
     func oneWayBridge() async throws {
         let x = try XSession.require()
