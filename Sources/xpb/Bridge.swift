@@ -176,11 +176,14 @@ final class BridgeSession {
         var offerOrigin = origin
         let offerGeneration: UInt64
         if let marker = snapshot.representation(forTarget: BridgeOffer.originTarget),
-            let named = BridgeOffer.origin(fromMarker: marker.bytes)
+            let named = BridgeOffer.origin(fromMarker: marker.bytes),
+            named.owner == side.capturedOwner
         {
-            // Content another bridge here took from afar: forwarded under its first name.
+            // Content another bridge here took from afar, served by that bridge's window:
+            // forwarded under its first name. The same marker served by any other window (a
+            // history restore, a manager that kept every target) is an old name: a new copy.
             if named.origin == origin { return }
-            (offerOrigin, offerGeneration) = named
+            (offerOrigin, offerGeneration) = (named.origin, named.generation)
         } else {
             generation += 1
             offerGeneration = generation
@@ -209,7 +212,7 @@ final class BridgeSession {
             }
         }
         entries.append(SelectionContent.Entry(
-            target: BridgeOffer.originTarget, value: ServedValue(bytes: offer.originMarker, type: "STRING")))
+            target: BridgeOffer.originTarget, value: ServedValue(bytes: offer.originMarker(owner: side.side.connection.window), type: "STRING")))
         return SelectionContent(entries: entries)
     }
 }

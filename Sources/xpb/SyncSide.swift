@@ -26,6 +26,8 @@ final class SyncSide {
     var sizeLimit = 256 << 20
     /// Where failures to read or take a selection are reported ("sync", "bridge").
     let context: String
+    /// The owner whose content the last capture read.
+    private(set) var capturedOwner = XWindow.none
 
     /// A side on `connection` that watches `selections` (none: it only takes what it is given).
     init(connection: XConnection, watching selections: [String], context: String) throws(PasteboardError) {
@@ -43,6 +45,7 @@ final class SyncSide {
         let atom = connection.atom(name)
         let owner = connection.owner(of: atom)
         guard owner != .none, owner != connection.window else { return nil }
+        capturedOwner = owner
         do {
             guard let snapshot = try SelectionSnapshot.capture(atom, with: reader, sizeLimit: sizeLimit),
                 !snapshot.representations.isEmpty

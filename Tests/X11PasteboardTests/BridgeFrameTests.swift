@@ -206,8 +206,10 @@ final class ByteSource {
 
     @Test func originMarkersRoundTrip() throws {
         let offer = BridgeOffer(origin: 0xFFFF_FFFF_FFFF_FFFF, generation: 12, selection: "PRIMARY", items: [])
-        let parsed = try #require(BridgeOffer.origin(fromMarker: offer.originMarker))
-        #expect(parsed.origin == offer.origin && parsed.generation == 12)
+        let parsed = try #require(BridgeOffer.origin(fromMarker: offer.originMarker(owner: XWindow(rawValue: 0x40_0001))))
+        #expect(parsed.origin == offer.origin && parsed.generation == 12 && parsed.owner == XWindow(rawValue: 0x40_0001))
         #expect(BridgeOffer.origin(fromMarker: Array("nonsense".utf8)) == nil)
+        // Version 1 markers named no window: nothing says which bridge serves them.
+        #expect(BridgeOffer.origin(fromMarker: Array("2a 1".utf8)) == nil)
     }
 }

@@ -222,6 +222,42 @@ struct SyncBridgeTests {
         #expect(await bridge.waitForExit(timeout: .seconds(5)), "end of the stream ends the bridge")
     }
 
+    @Test("content carrying an old _XPB_BRIDGE_ORIGIN marker, served by a window that is no bridge's, is a new copy")
+    func aStaleOriginMarkerIsNotTrusted() async throws {
+        let x = try XSession.require()
+        let (bridge, farSide, output) = try await x.bridgeWithScriptedFarSide()
+        try await Task.sleep(for: .milliseconds(300))
+        // What `xpb history restore` of an entry that once came over the bridge serves: the
+        // marker names the far side (origin 42 = 0x2a), as version 1 wrote it (no window), or
+        // with a window that is not the owner.
+        for (index, markerText) in ["2a 1", "2a 2 1"].enumerated() {
+            let words = "restored \(index)"
+            let marker = try x.file("marker", Data(markerText.utf8))
+            let text = try x.file("text", Data(words.utf8))
+            try await x.copy(on: x.display, ["-t", "public.utf8-plain-text=\(text.path)", "-t", "_XPB_BRIDGE_ORIGIN=\(marker.path)"], nil)
+            var sent: BridgeOffer?
+            let deadline = ContinuousClock.now + .seconds(10)
+            while sent == nil, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(50))
+                let bytes = [UInt8]((try? Data(contentsOf: URL(fileURLWithPath: output))) ?? Data())
+                var offset = 0
+                let reader = BridgeFrameReader(limits: BridgeLimits(maxSize: 1 << 20)) { buffer in
+                    let count = min(buffer.count, bytes.count - offset)
+                    bytes.withUnsafeBytes { buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[offset..<offset + count])) }
+                    offset += count
+                    return count
+                }
+                while let frame = try? reader.next() {
+                    if case let .offer(offer) = frame, offer.items.contains(where: { $0.bytes == Array(words.utf8) }) { sent = offer }
+                }
+            }
+            let offer = try #require(sent, "the bridge sent the restored content (marker \(markerText))")
+            #expect(offer.origin != 42, "marker \(markerText): sent as this side's copy, not under the far side's name (which it drops)")
+        }
+        try farSide.close()
+        #expect(await bridge.waitForExit(timeout: .seconds(5)), "end of the stream ends the bridge")
+    }
+
     @Test("bridge --send-only on one side, --receive-only on the other: one way only")
     func oneWayBridge() async throws {
         let x = try XSession.require()

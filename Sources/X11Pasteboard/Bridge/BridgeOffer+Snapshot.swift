@@ -34,17 +34,23 @@ extension BridgeOffer {
         return hint.bytes.map(ConcealedContent.isSecret(hint:)) ?? true
     }
 
-    /// The origin target's value for this offer.
-    public var originMarker: [UInt8] {
-        Array("\(String(origin, radix: 16)) \(String(generation, radix: 16))".utf8)
+    /// The origin target's value for this offer served by `owner` (the bridge's window): the
+    /// window is part of the name, so that the marker is trusted only while that window owns
+    /// the selection, not when the content comes back from a history or a clipboard manager
+    /// that kept every target.
+    public func originMarker(owner: XWindow) -> [UInt8] {
+        Array("\(String(origin, radix: 16)) \(String(generation, radix: 16)) \(String(owner.rawValue, radix: 16))".utf8)
     }
 
-    /// The origin and generation an origin target's value names; nil for anything else.
-    public static func origin(fromMarker bytes: [UInt8]) -> (origin: UInt64, generation: UInt64)? {
+    /// The origin, generation and serving window an origin target's value names; nil for
+    /// anything else.
+    public static func origin(fromMarker bytes: [UInt8]) -> (origin: UInt64, generation: UInt64, owner: XWindow)? {
         let parts = String(decoding: bytes, as: UTF8.self).split(separator: " ")
-        guard parts.count == 2, let origin = UInt64(parts[0], radix: 16), let generation = UInt64(parts[1], radix: 16) else {
+        guard parts.count == 3, let origin = UInt64(parts[0], radix: 16), let generation = UInt64(parts[1], radix: 16),
+            let owner = UInt(parts[2], radix: 16)
+        else {
             return nil
         }
-        return (origin, generation)
+        return (origin, generation, XWindow(rawValue: owner))
     }
 }
