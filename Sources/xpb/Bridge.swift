@@ -123,6 +123,12 @@ final class BridgeSession {
     let inbox: Mailbox<Publication>
     /// Whether the far side said hello yet (set by the stream's thread).
     let greeting = Greeting()
+    /// The far side's origin id and how many offers came from it (set by the stream's thread).
+    let received = ReceivedOffers()
+    /// How many offers this side sent, and for each selection the number of the last one and
+    /// what it had seen: an offer from afar that crosses it is weighed against it.
+    private var sentCount: UInt64 = 0
+    private var lastSent: [String: OfferStamp] = [:]
 
     init(
         connection: XConnection, selections: [String], maxSize: Int, sendOnly: Bool, receiveOnly: Bool,
@@ -161,6 +167,7 @@ final class BridgeSession {
 
     /// Bridges until the stream ends (exit 0) or breaks (one line, exit 1).
     func run() throws(CommandFailure) -> Never {
+        side.accepts = { [unowned self] in accepts($0) }
         writer.send(.hello(version: BridgeFrame.version, origin: origin))
         let reader = StreamReader(session: self)
         BackgroundThread.start { reader.run() }
@@ -188,9 +195,23 @@ final class BridgeSession {
             generation += 1
             offerGeneration = generation
         }
-        let offer = BridgeOffer(snapshot: snapshot, origin: offerOrigin, generation: offerGeneration, selection: selection)
+        sentCount += 1
+        let seen = received.count
+        lastSent[selection] = OfferStamp(index: sentCount, seen: seen)
+        let offer = BridgeOffer(snapshot: snapshot, origin: offerOrigin, generation: offerGeneration, seen: seen, selection: selection)
         announced.keep(snapshot, generation: offerGeneration, as: selection)
         writer.send(.offer(offer))
+    }
+
+    /// Whether to take an offer from afar (on the X thread). Two copies cross when each side
+    /// sent its offer before the other's arrived: both sides must then keep the same one, that
+    /// of the bridge with the higher origin id. An offer this side had already received when it
+    /// sent its own later copy is older than that copy, which the far side takes.
+    func accepts(_ publication: Publication) -> Bool {
+        guard let stamp = publication.stamp, let mine = lastSent[publication.selection] else { return true }
+        if mine.seen >= stamp.index { return false }
+        let crossed = mine.index > stamp.seen
+        return !crossed || received.peerOrigin > origin
     }
 
     /// What this side serves for a far-side offer: the bytes that came with it, a request to
@@ -231,11 +252,12 @@ private struct StreamReader: @unchecked Sendable {
         do throws(BridgeProtocolError) {
             while let frame = try reader.next() {
                 switch frame {
-                case let .hello(version, _):
+                case let .hello(version, peerOrigin):
                     guard version == BridgeFrame.version else {
                         throw BridgeProtocolError("the other side speaks protocol version \(version); this xpb speaks \(BridgeFrame.version)")
                     }
                     greeted = true
+                    session.received.peerOrigin = peerOrigin
                     session.greeting.greeted = true
                 case .bye:
                     _exit(0)
@@ -260,10 +282,12 @@ private struct StreamReader: @unchecked Sendable {
     private func handle(_ frame: BridgeFrame) {
         switch frame {
         case let .offer(offer):
+            let index = session.received.countOne()
             guard !session.sendOnly, session.names.contains(offer.selection), offer.origin != session.origin,
                 !offer.isSensitive
             else { return }
-            session.inbox.post(Publication(selection: offer.selection, content: session.content(for: offer)))
+            session.inbox.post(Publication(
+                selection: offer.selection, content: session.content(for: offer), stamp: OfferStamp(index: index, seen: offer.seen)))
         case let .request(generation, selection, target):
             let bytes = session.receiveOnly ? nil : session.announced.bytes(generation: generation, selection: selection, target: target)
             session.writer.send(.data(generation: generation, selection: selection, target: target, bytes: bytes))
@@ -293,6 +317,27 @@ struct SideHandOff: @unchecked Sendable {
 
     /// Takes what the inbox holds (on the connection's thread).
     func takeInbox() {
-        for publication in inbox.takeAll() { side.publish(publication) }
+        side.take(inbox)
+    }
+}
+
+/// What the stream's thread learnt for the X thread: the far side's origin id and how many
+/// offers it sent so far.
+final class ReceivedOffers: Sendable {
+    private let origin = Atomic<UInt64>(0)
+    private let offers = Atomic<UInt64>(0)
+
+    /// The far side's origin id (0 before its hello).
+    var peerOrigin: UInt64 {
+        get { origin.load(ordering: .acquiring) }
+        set { origin.store(newValue, ordering: .releasing) }
+    }
+
+    /// How many offers came.
+    var count: UInt64 { offers.load(ordering: .acquiring) }
+
+    /// Counts one more offer; returns its number (from 1).
+    func countOne() -> UInt64 {
+        offers.add(1, ordering: .acquiringAndReleasing).newValue
     }
 }

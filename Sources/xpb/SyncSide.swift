@@ -6,6 +6,15 @@ struct Publication: Sendable {
     var selection: String
     /// What to serve.
     var content: SelectionContent
+    /// For a bridge: where the offer stood in the far side's stream.
+    var stamp: OfferStamp?
+}
+
+/// Where an offer stands in a bridge stream: its number among the offers received, and how
+/// many offers its sender had received when it sent it (`BridgeOffer.seen`).
+struct OfferStamp: Sendable {
+    var index: UInt64
+    var seen: UInt64
 }
 
 /// One display's half of `xpb sync` and `xpb bridge`: watches selections, captures every
@@ -28,6 +37,9 @@ final class SyncSide {
     let context: String
     /// The owner whose content the last capture read.
     private(set) var capturedOwner = XWindow.none
+    /// Whether a publication from the inbox is to be taken (a bridge drops the loser of two
+    /// crossing copies).
+    var accepts: (Publication) -> Bool = { _ in true }
 
     /// A side on `connection` that watches `selections` (none: it only takes what it is given).
     init(connection: XConnection, watching selections: [String], context: String) throws(PasteboardError) {
@@ -70,6 +82,11 @@ final class SyncSide {
         }
     }
 
+    /// Takes what `inbox` holds, as `accepts` lets it.
+    func take(_ inbox: Mailbox<Publication>) {
+        for publication in inbox.takeAll() where accepts(publication) { publish(publication) }
+    }
+
     /// Serves, watches and publishes for ever: `handOn` gets every change someone else makes
     /// (captured), `inbox` brings content to take.
     ///
@@ -79,7 +96,7 @@ final class SyncSide {
     ) throws(PasteboardError) -> Never {
         if let inbox { connection.wakeDescriptor = inbox.wakeDescriptor }
         while true {
-            for publication in inbox?.takeAll() ?? [] { publish(publication) }
+            if let inbox { take(inbox) }
             let now = ContinuousClock.now
             for (atom, name) in watched where coalescers[atom]?.takeDue(at: now) == true {
                 if let snapshot = try capture(name) { try handOn(name, snapshot) }

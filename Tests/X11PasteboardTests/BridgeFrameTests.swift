@@ -16,7 +16,7 @@ import Testing
     }
 
     static let offer = BridgeOffer(
-        origin: 0xDEAD_BEEF_0000_0001, generation: 7, selection: "CLIPBOARD",
+        origin: 0xDEAD_BEEF_0000_0001, generation: 7, seen: 0x0102_0304_0506_0708, selection: "CLIPBOARD",
         items: [
             .init(target: "UTF8_STRING", type: "UTF8_STRING", format: 8, size: 5, bytes: Array("héllo".utf8).prefix(5).map { $0 }),
             .init(target: "image/png", type: "image/png", format: 8, size: 6 << 20, bytes: nil),

@@ -140,7 +140,7 @@ struct SyncBridgeTests {
             .init(target: "UTF8_STRING", type: "UTF8_STRING", format: 8, size: 5, bytes: Array("small".utf8)),
             .init(target: "application/octet-stream", type: "application/octet-stream", format: 8, size: 2 << 20, bytes: nil),
         ])
-        farSide.write(Data(BridgeFrame.hello(version: 1, origin: 42).encoded() + BridgeFrame.offer(offer).encoded()))
+        farSide.write(Data(BridgeFrame.hello(version: BridgeFrame.version, origin: 42).encoded() + BridgeFrame.offer(offer).encoded()))
         try #require(try await x.waitForNewOwner("CLIPBOARD", previous: before) != nil, "the bridge took CLIPBOARD")
 
         let large = try x.spawn(x.xpbPath, ["paste", "-t", "application/octet-stream", "--timeout", "20"])
@@ -235,27 +235,48 @@ struct SyncBridgeTests {
             let marker = try x.file("marker", Data(markerText.utf8))
             let text = try x.file("text", Data(words.utf8))
             try await x.copy(on: x.display, ["-t", "public.utf8-plain-text=\(text.path)", "-t", "_XPB_BRIDGE_ORIGIN=\(marker.path)"], nil)
-            var sent: BridgeOffer?
-            let deadline = ContinuousClock.now + .seconds(10)
-            while sent == nil, ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(50))
-                let bytes = [UInt8]((try? Data(contentsOf: URL(fileURLWithPath: output))) ?? Data())
-                var offset = 0
-                let reader = BridgeFrameReader(limits: BridgeLimits(maxSize: 1 << 20)) { buffer in
-                    let count = min(buffer.count, bytes.count - offset)
-                    bytes.withUnsafeBytes { buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[offset..<offset + count])) }
-                    offset += count
-                    return count
-                }
-                while let frame = try? reader.next() {
-                    if case let .offer(offer) = frame, offer.items.contains(where: { $0.bytes == Array(words.utf8) }) { sent = offer }
-                }
-            }
+            let sent = try await x.waitForOffer(of: words, in: output)
             let offer = try #require(sent, "the bridge sent the restored content (marker \(markerText))")
             #expect(offer.origin != 42, "marker \(markerText): sent as this side's copy, not under the far side's name (which it drops)")
         }
         try farSide.close()
         #expect(await bridge.waitForExit(timeout: .seconds(5)), "end of the stream ends the bridge")
+    }
+
+    @Test("copies on both sides at once: both bridges keep the same one, that of the higher origin id")
+    func crossingCopiesConverge() async throws {
+        let x = try XSession.require()
+        // The far side's id is 42 (lower than the bridge's, almost surely), then 2^64 - 1 (higher).
+        for (farOrigin, bridgeWins) in [(UInt64(42), true), (UInt64.max, false)] {
+            let (bridge, farSide, output) = try await x.bridgeWithScriptedFarSide(origin: farOrigin)
+            try await Task.sleep(for: .milliseconds(300))
+            let local = "local \(farOrigin)"
+            try await x.copy(on: x.display, [], Data(local.utf8))
+            let sent = try #require(try await x.waitForOffer(of: local, in: output), "the bridge sent its copy")
+            #expect(sent.seen == 0)
+            // The far side copied too before our offer reached it: its offer saw nothing of ours.
+            let remote = "remote \(farOrigin)"
+            let crossing = BridgeOffer(origin: farOrigin, generation: 1, seen: 0, selection: "CLIPBOARD", items: [
+                .init(target: "UTF8_STRING", type: "UTF8_STRING", format: 8, size: UInt64(remote.utf8.count), bytes: Array(remote.utf8)),
+            ])
+            farSide.write(Data(BridgeFrame.offer(crossing).encoded()))
+            if bridgeWins {
+                // Nothing to wait for but time: the far side keeps ours, so must this side.
+                try await Task.sleep(for: .milliseconds(700))
+                expectOutput(try await x.xpb(["paste"]), Data(local.utf8))
+            } else {
+                try await x.expectArrives(on: x.display, [], Data(remote.utf8), "the far side's copy wins")
+            }
+            // A copy from afar that saw ours is newer: taken whatever the ids.
+            let later = "later \(farOrigin)"
+            let after = BridgeOffer(origin: farOrigin, generation: 2, seen: 1, selection: "CLIPBOARD", items: [
+                .init(target: "UTF8_STRING", type: "UTF8_STRING", format: 8, size: UInt64(later.utf8.count), bytes: Array(later.utf8)),
+            ])
+            farSide.write(Data(BridgeFrame.offer(after).encoded()))
+            try await x.expectArrives(on: x.display, [], Data(later.utf8), "a later copy from afar")
+            try farSide.close()
+            #expect(await bridge.waitForExit(timeout: .seconds(5)), "end of the stream ends the bridge")
+        }
     }
 
     @Test("bridge --send-only on one side, --receive-only on the other: one way only")
@@ -308,7 +329,7 @@ struct SyncBridgeTests {
     @Test("garbage, truncation, a 2^60 size, an unknown version: one xpb: bridge: line, exit 1, clipboard untouched")
     func hostileStreams() async throws {
         let x = try XSession.require()
-        var hello: [UInt8] = [1] + bigEndian(UInt64(20)) + Array("XPB-BRIDGE".utf8) + [0, 1] + bigEndian(UInt64(7))
+        var hello: [UInt8] = [1] + bigEndian(UInt64(20)) + Array("XPB-BRIDGE".utf8) + [0, UInt8(BridgeFrame.version)] + bigEndian(UInt64(7))
         let offerHeader: [UInt8] = [2] + bigEndian(UInt64(1000))
         let cases: [(String, [UInt8], String)] = [
             ("garbage", Array("SSH-2.0-OpenSSH greeting, not a bridge\r\n".utf8), "unknown frame kind"),
@@ -334,7 +355,7 @@ struct SyncBridgeTests {
         let x = try XSession.require()
         let huge = try await x.xpb(["bridge", "--max-size", "9223372036854775807"], stdin: .none, timeout: .seconds(10))
         #expect(huge.status != 0 && !huge.signaled && huge.stderr.contains("--max-size is at most 4294967296"), "\(huge)")
-        let hello: [UInt8] = [1] + bigEndian(UInt64(20)) + Array("XPB-BRIDGE".utf8) + [0, 1] + bigEndian(UInt64(7))
+        let hello: [UInt8] = [1] + bigEndian(UInt64(20)) + Array("XPB-BRIDGE".utf8) + [0, UInt8(BridgeFrame.version)] + bigEndian(UInt64(7))
         let header: [UInt8] = [1, 0x80, 0, 0, 0, 0, 0, 0, 0]
         let result = try await x.xpb(["bridge", "--max-size", "4294967296"], stdin: .bytes(Data(hello + header)), timeout: .seconds(10))
         #expect(result.status == 1 && !result.signaled && result.stderr.hasPrefix("xpb: bridge: a frame of 9223372036854775808 bytes"), "\(result)")
@@ -432,7 +453,7 @@ extension XSession {
 
     /// `xpb bridge` on this display with the test as its far side: greeted (origin 42), its
     /// stream in a fifo the test writes, what it says in a file `output`.
-    func bridgeWithScriptedFarSide(_ flags: [String] = []) async throws -> (bridge: Spawned, farSide: FileHandle, output: String) {
+    func bridgeWithScriptedFarSide(_ flags: [String] = [], origin: UInt64 = 42) async throws -> (bridge: Spawned, farSide: FileHandle, output: String) {
         let directory = try file("placeholder", Data()).deletingLastPathComponent()
         let input = directory.appendingPathComponent("in-\(UInt32.random(in: 0...UInt32.max))").path
         let output = input + ".out"
@@ -441,8 +462,35 @@ extension XSession {
         let bridge = try spawn("/bin/sh", ["-c", "exec \(Command.shellQuoted(xpbPath)) bridge \(words) < \(input) > \(output)"])
         // Opening blocks until the bridge opens its end.
         guard let farSide = FileHandle(forWritingAtPath: input) else { throw HarnessError.failed("cannot open the fifo") }
-        farSide.write(Data(BridgeFrame.hello(version: BridgeFrame.version, origin: 42).encoded()))
+        farSide.write(Data(BridgeFrame.hello(version: BridgeFrame.version, origin: origin).encoded()))
         return (bridge, farSide, output)
+    }
+
+    /// The offers a scripted far side's bridge wrote to `output` so far.
+    func offersSent(to output: String) -> [BridgeOffer] {
+        let bytes = [UInt8]((try? Data(contentsOf: URL(fileURLWithPath: output))) ?? Data())
+        var offset = 0
+        let reader = BridgeFrameReader(limits: BridgeLimits(maxSize: 1 << 20)) { buffer in
+            let count = min(buffer.count, bytes.count - offset)
+            bytes.withUnsafeBytes { buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[offset..<offset + count])) }
+            offset += count
+            return count
+        }
+        var offers: [BridgeOffer] = []
+        while let frame = try? reader.next() {
+            if case let .offer(offer) = frame { offers.append(offer) }
+        }
+        return offers
+    }
+
+    /// Waits until the bridge writing `output` sent an offer holding `text`.
+    func waitForOffer(of text: String, in output: String) async throws -> BridgeOffer? {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            if let offer = offersSent(to: output).first(where: { $0.items.contains { $0.bytes == Array(text.utf8) } }) { return offer }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return nil
     }
 
     /// Two bridges on `a` and `b` joined by a pipe each way, in one shell.

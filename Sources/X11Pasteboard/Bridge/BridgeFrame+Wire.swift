@@ -21,6 +21,7 @@ extension BridgeFrame {
             kind = .offer
             payload.u64(offer.origin)
             payload.u64(offer.generation)
+            payload.u64(offer.seen)
             payload.string(offer.selection)
             payload.u32(UInt32(offer.items.count))
             for item in offer.items {
@@ -77,6 +78,7 @@ extension BridgeFrame {
         case .offer:
             let origin = try reader.u64()
             let generation = try reader.u64()
+            let seen = try reader.u64()
             let selection = try reader.string()
             let count = try reader.u32()
             guard count <= limits.maxItems else {
@@ -96,7 +98,7 @@ extension BridgeFrame {
                 let bytes = included == 0 ? nil : try reader.take(Int(size))
                 items.append(.init(target: target, type: type, format: format, size: size, bytes: bytes))
             }
-            frame = .offer(BridgeOffer(origin: origin, generation: generation, selection: selection, items: items))
+            frame = .offer(BridgeOffer(origin: origin, generation: generation, seen: seen, selection: selection, items: items))
         case .request:
             frame = .request(generation: try reader.u64(), selection: try reader.string(), target: try reader.string())
         case .data:

@@ -17,8 +17,8 @@ public enum BridgeFrame: Sendable, Equatable {
     /// The sender is leaving; the stream ends after this.
     case bye
 
-    /// The protocol version this build speaks.
-    public static let version = 1
+    /// The protocol version this build speaks (2: offers say what they saw).
+    public static let version = 2
     /// The bytes every hello payload starts with, so that a stream that is not a bridge (a
     /// shell's greeting through ssh, say) is recognised as such.
     static let magic: [UInt8] = Array("XPB-BRIDGE".utf8)
@@ -58,15 +58,20 @@ public struct BridgeOffer: Sendable, Equatable {
     public var origin: UInt64
     /// The origin's counter of copies: (origin, generation) names one copy everywhere.
     public var generation: UInt64
+    /// How many offers the sender had received on this stream when it sent this one: an offer
+    /// that did not see the receiver's own latest offer of the same selection crossed it
+    /// (copies on both sides at once), and both sides then keep the same one of the two.
+    public var seen: UInt64
     /// The selection's atom name.
     public var selection: String
     /// The representations, in the owner's order.
     public var items: [Item]
 
     /// Creates an offer.
-    public init(origin: UInt64, generation: UInt64, selection: String, items: [Item]) {
+    public init(origin: UInt64, generation: UInt64, seen: UInt64 = 0, selection: String, items: [Item]) {
         self.origin = origin
         self.generation = generation
+        self.seen = seen
         self.selection = selection
         self.items = items
     }

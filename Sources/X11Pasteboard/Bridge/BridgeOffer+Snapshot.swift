@@ -12,7 +12,9 @@ extension BridgeOffer {
 
     /// The offer of `snapshot`: its representations in order, with their bytes while the
     /// total stays within `inlineLimit`; the origin target is not forwarded as content.
-    public init(snapshot: SelectionSnapshot, origin: UInt64, generation: UInt64, selection: String, inlineLimit: Int = inlineLimit) {
+    public init(
+        snapshot: SelectionSnapshot, origin: UInt64, generation: UInt64, seen: UInt64 = 0, selection: String, inlineLimit: Int = inlineLimit
+    ) {
         var inlineBytes = 0
         var items: [Item] = []
         for representation in snapshot.representations where representation.target != Self.originTarget {
@@ -23,7 +25,7 @@ extension BridgeOffer {
                 target: representation.target, type: representation.type, format: representation.format,
                 size: UInt64(size), bytes: travels ? representation.bytes : nil))
         }
-        self.init(origin: origin, generation: generation, selection: selection, items: items)
+        self.init(origin: origin, generation: generation, seen: seen, selection: selection, items: items)
     }
 
     /// Whether the offer is secret: a concealed-type target, or a password-manager hint that
