@@ -259,7 +259,7 @@ private struct StreamReader: @unchecked Sendable {
                     greeted = true
                     session.received.peerOrigin = peerOrigin
                     session.greeting.greeted = true
-                case .bye:
+                case .bye where greeted:
                     _exit(0)
                 default:
                     guard greeted else { throw BridgeProtocolError("the other side did not start with a hello") }

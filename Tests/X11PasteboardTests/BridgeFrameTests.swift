@@ -118,6 +118,25 @@ import Testing
         let frame = BridgeFrame.request(generation: 1, selection: long, target: "UTF8_STRING")
         #expect(throws: BridgeProtocolError.self) { try Self.frames(frame.encoded()) }
     }
+
+    @Test func offersNameAtMost256TargetsAndOnlyPlainNames() throws {
+        // Every target becomes an atom on the receiving display, never freed.
+        func items(_ count: Int) -> [BridgeOffer.Item] {
+            (0..<count).map { .init(target: "T\($0)", type: "STRING", format: 8, size: 0, bytes: []) }
+        }
+        let full = BridgeOffer(origin: 1, generation: 1, selection: "CLIPBOARD", items: items(256))
+        #expect(try Self.frames(BridgeFrame.offer(full).encoded()) == [.offer(full)])
+        let over = BridgeOffer(origin: 1, generation: 1, selection: "CLIPBOARD", items: items(257))
+        #expect(throws: BridgeProtocolError("an offer of 257 representations is more than the 256 allowed")) {
+            try Self.frames(BridgeFrame.offer(over).encoded())
+        }
+        for name in ["", "A\nB", "\u{7F}"] {
+            let frame = BridgeFrame.request(generation: 1, selection: "CLIPBOARD", target: name)
+            #expect(throws: BridgeProtocolError("a name is empty or holds control characters"), "\(name.debugDescription)") {
+                try Self.frames(frame.encoded())
+            }
+        }
+    }
 }
 
 /// A stream over bytes in memory, handing them out in small reads as a pipe might.
@@ -192,6 +211,14 @@ final class ByteSource {
         #expect(offer.items.map(\.target) == ["UTF8_STRING", "image/png", "text/html"], "the origin target is not content")
         #expect(offer.items.map(\.size) == [2, 2 << 20, 9])
         #expect(offer.items.map { $0.bytes != nil } == [true, false, true])
+    }
+
+    @Test func anOwnerWithMoreTargetsSendsItsFirst256() {
+        let snapshot = SelectionSnapshot(representations: (0..<300).map {
+            .init(target: "T\($0)", type: "STRING", bytes: [UInt8(truncatingIfNeeded: $0)])
+        } + [.init(target: "BAD\nNAME", type: "STRING", bytes: [])])
+        let offer = BridgeOffer(snapshot: snapshot, origin: 1, generation: 2, selection: "CLIPBOARD")
+        #expect(offer.items.map(\.target) == (0..<256).map { "T\($0)" })
     }
 
     @Test func secretsAreRecognisedEvenWhenNotSent() {

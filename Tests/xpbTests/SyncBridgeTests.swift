@@ -336,6 +336,7 @@ struct SyncBridgeTests {
             ("a truncated frame", hello + offerHeader + [0, 0, 0], "ended inside a frame"),
             ("a size of 2^60", hello + [4] + bigEndian(UInt64(1) << 60), "1152921504606846976 bytes"),
             ("a truncated header", hello + [2, 0, 0], "inside a frame header"),
+            ("a bye before any hello", [5] + bigEndian(UInt64(0)), "did not start with a hello"),
         ]
         hello[20] = 99  // version 99
         let all = cases + [("an unknown version", hello, "version 99")]

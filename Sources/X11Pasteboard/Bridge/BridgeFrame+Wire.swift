@@ -237,6 +237,7 @@ private struct WireReader {
         guard length <= limits.maxName else { throw BridgeProtocolError("a name of \(length) bytes is longer than the \(limits.maxName) allowed") }
         let utf8 = try take(Int(length))
         guard let string = String(validating: utf8, as: UTF8.self) else { throw BridgeProtocolError("a name is not UTF-8") }
+        guard BridgeOffer.isValidName(string) else { throw BridgeProtocolError("a name is empty or holds control characters") }
         return string
     }
 }

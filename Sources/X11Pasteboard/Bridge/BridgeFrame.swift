@@ -93,8 +93,9 @@ public struct BridgeProtocolError: Error, Sendable, Equatable, CustomStringConve
 public struct BridgeLimits: Sendable {
     /// The largest payload of one frame.
     public var maxFrame: UInt64
-    /// The most representations one offer may carry.
-    public var maxItems = 4096
+    /// The most representations one offer may carry: each target becomes an atom on the
+    /// receiving display, and atoms are never freed.
+    public var maxItems = BridgeOffer.maxItems
     /// The longest target, type or selection name.
     public var maxName = 4096
 

@@ -5,6 +5,16 @@ extension BridgeOffer {
     /// announced and cross only when someone pastes them.
     public static let inlineLimit = 1 << 20
 
+    /// The most representations an offer carries (the first ones, in the owner's order): every
+    /// target named becomes an atom on the far display for as long as its server runs.
+    public static let maxItems = 256
+
+    /// Whether `name` may name a selection, target or type in a bridge stream: not empty, no
+    /// control characters.
+    public static func isValidName(_ name: String) -> Bool {
+        !name.isEmpty && !name.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
+    }
+
     /// The target a bridge adds to content it took from the far side, naming the copy's origin
     /// and generation, so that another bridge on the same display forwards it under its first
     /// name and the origin drops it if it ever comes back (a ring of bridges).
@@ -17,7 +27,10 @@ extension BridgeOffer {
     ) {
         var inlineBytes = 0
         var items: [Item] = []
-        for representation in snapshot.representations where representation.target != Self.originTarget {
+        let kept = snapshot.representations.filter {
+            $0.target != Self.originTarget && Self.isValidName($0.target) && Self.isValidName($0.type)
+        }
+        for representation in kept.prefix(Self.maxItems) {
             let size = representation.bytes.count
             let travels = inlineBytes + size <= inlineLimit
             if travels { inlineBytes += size }
