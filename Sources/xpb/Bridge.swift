@@ -199,7 +199,7 @@ final class BridgeSession {
         let seen = received.count
         lastSent[selection] = OfferStamp(index: sentCount, seen: seen)
         let offer = BridgeOffer(snapshot: snapshot, origin: offerOrigin, generation: offerGeneration, seen: seen, selection: selection)
-        announced.keep(snapshot, generation: offerGeneration, as: selection)
+        announced.keep(snapshot, origin: offerOrigin, generation: offerGeneration, as: selection)
         writer.send(.offer(offer))
     }
 
@@ -227,7 +227,7 @@ final class BridgeSession {
             }
             return SelectionContent.Entry(target: item.target) {
                 fetches.fetch(
-                    generation: offer.generation, selection: offer.selection, target: item.target, timeout: .seconds(5),
+                    origin: offer.origin, generation: offer.generation, selection: offer.selection, target: item.target, timeout: .seconds(5),
                     serving: connection.connection, takeInbox: side.takeInbox
                 ).map { ServedValue(bytes: $0, type: item.type, format: item.format) }
             }
@@ -288,11 +288,12 @@ private struct StreamReader: @unchecked Sendable {
             else { return }
             session.inbox.post(Publication(
                 selection: offer.selection, content: session.content(for: offer), stamp: OfferStamp(index: index, seen: offer.seen)))
-        case let .request(generation, selection, target):
-            let bytes = session.receiveOnly ? nil : session.announced.bytes(generation: generation, selection: selection, target: target)
-            session.writer.send(.data(generation: generation, selection: selection, target: target, bytes: bytes))
-        case let .data(generation, selection, target, bytes):
-            session.fetches.deliver(generation: generation, selection: selection, target: target, bytes: bytes)
+        case let .request(origin, generation, selection, target):
+            let bytes = session.receiveOnly
+                ? nil : session.announced.bytes(origin: origin, generation: generation, selection: selection, target: target)
+            session.writer.send(.data(origin: origin, generation: generation, selection: selection, target: target, bytes: bytes))
+        case let .data(origin, generation, selection, target, bytes):
+            session.fetches.deliver(origin: origin, generation: generation, selection: selection, target: target, bytes: bytes)
         case .hello, .bye:
             break
         }

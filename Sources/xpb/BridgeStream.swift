@@ -60,20 +60,20 @@ final class CountingSemaphore: @unchecked Sendable {
     }
 }
 
-/// What this side announced without sending: the last snapshot of each selection, by
-/// generation, for the far side's requests (answered from the stream's thread).
+/// What this side announced without sending: the last snapshot of each selection, by copy
+/// (origin, generation), for the far side's requests (answered from the stream's thread).
 final class AnnouncedContent: Sendable {
-    private let latest = Mutex<[String: (generation: UInt64, snapshot: SelectionSnapshot)]>([:])
+    private let latest = Mutex<[String: (origin: UInt64, generation: UInt64, snapshot: SelectionSnapshot)]>([:])
 
     /// Keeps `snapshot` as `selection`'s content, replacing the last.
-    func keep(_ snapshot: SelectionSnapshot, generation: UInt64, as selection: String) {
-        latest.withLock { $0[selection] = (generation, snapshot) }
+    func keep(_ snapshot: SelectionSnapshot, origin: UInt64, generation: UInt64, as selection: String) {
+        latest.withLock { $0[selection] = (origin, generation, snapshot) }
     }
 
-    /// The bytes of `target` in generation `generation` of `selection`; nil once replaced.
-    func bytes(generation: UInt64, selection: String, target: String) -> [UInt8]? {
+    /// The bytes of `target` in copy (origin, generation) of `selection`; nil once replaced.
+    func bytes(origin: UInt64, generation: UInt64, selection: String, target: String) -> [UInt8]? {
         latest.withLock { latest in
-            guard let kept = latest[selection], kept.generation == generation else { return nil }
+            guard let kept = latest[selection], kept.origin == origin, kept.generation == generation else { return nil }
             return kept.snapshot.representation(forTarget: target)?.bytes
         }
     }
@@ -88,6 +88,7 @@ final class AnnouncedContent: Sendable {
 /// nobody asked for (or answering too late) cannot make this side hold on to them.
 final class RemoteFetches: Sendable {
     private struct Key: Hashable {
+        var origin: UInt64
         var generation: UInt64
         var selection: String
         var target: String
@@ -114,10 +115,10 @@ final class RemoteFetches: Sendable {
     /// connection's thread (inside a conversion). Whatever the inbox brings meanwhile (the far
     /// side's next copy) is handed to `takeInbox` at once, not after the paste.
     func fetch(
-        generation: UInt64, selection: String, target: String, timeout: Duration, serving connection: XConnection,
+        origin: UInt64, generation: UInt64, selection: String, target: String, timeout: Duration, serving connection: XConnection,
         takeInbox: () -> Void
     ) -> [UInt8]? {
-        let key = Key(generation: generation, selection: selection, target: target)
+        let key = Key(origin: origin, generation: generation, selection: selection, target: target)
         state.withLock { $0.waiting[key, default: 0] += 1 }
         defer {
             state.withLock { state in
@@ -126,7 +127,7 @@ final class RemoteFetches: Sendable {
                 if left == 0 { state.arrived[key] = nil }
             }
         }
-        writer.send(.request(generation: generation, selection: selection, target: target))
+        writer.send(.request(origin: origin, generation: generation, selection: selection, target: target))
         let deadline = ContinuousClock.now + timeout
         var answer: [UInt8]??
         while true {
@@ -144,8 +145,8 @@ final class RemoteFetches: Sendable {
 
     /// Hands over a data frame's bytes (from the stream's thread) and wakes the X loop; bytes
     /// nobody waits for are dropped at once.
-    func deliver(generation: UInt64, selection: String, target: String, bytes: [UInt8]?) {
-        let key = Key(generation: generation, selection: selection, target: target)
+    func deliver(origin: UInt64, generation: UInt64, selection: String, target: String, bytes: [UInt8]?) {
+        let key = Key(origin: origin, generation: generation, selection: selection, target: target)
         let wanted = state.withLock { state in
             guard state.waiting[key] != nil else { return false }
             state.arrived[key] = .some(bytes)

@@ -27,10 +27,10 @@ import Testing
         let sent: [BridgeFrame] = [
             .hello(version: 1, origin: 42),
             .offer(Self.offer),
-            .request(generation: 7, selection: "CLIPBOARD", target: "image/png"),
-            .data(generation: 7, selection: "CLIPBOARD", target: "image/png", bytes: [0, 1, 2, 255]),
-            .data(generation: 6, selection: "PRIMARY", target: "text/html", bytes: nil),
-            .data(generation: 8, selection: "PRIMARY", target: "text/html", bytes: []),
+            .request(origin: 0xABCD, generation: 7, selection: "CLIPBOARD", target: "image/png"),
+            .data(origin: 0xFFFF_FFFF_FFFF_FFFE, generation: 7, selection: "CLIPBOARD", target: "image/png", bytes: [0, 1, 2, 255]),
+            .data(origin: 0xFFFF_FFFF_FFFF_FFFE, generation: 6, selection: "PRIMARY", target: "text/html", bytes: nil),
+            .data(origin: 0xFFFF_FFFF_FFFF_FFFE, generation: 8, selection: "PRIMARY", target: "text/html", bytes: []),
             .bye,
         ]
         #expect(try Self.frames(sent.flatMap { $0.encoded() }) == sent)
@@ -69,7 +69,7 @@ import Testing
         #expect(largest <= 1 << 20, "the reader offered a buffer of \(largest) bytes for 10 that came")
         // A payload larger than the first step still arrives whole.
         let blob = (0..<(700 << 10)).map { UInt8(truncatingIfNeeded: $0 &* 31) }
-        let frame = BridgeFrame.data(generation: 3, selection: "CLIPBOARD", target: "image/png", bytes: blob)
+        let frame = BridgeFrame.data(origin: 0xFFFF_FFFF_FFFF_FFFE, generation: 3, selection: "CLIPBOARD", target: "image/png", bytes: blob)
         #expect(try Self.frames(frame.encoded()) == [frame])
     }
 
@@ -115,7 +115,7 @@ import Testing
 
     @Test func namesAreBounded() {
         let long = String(repeating: "x", count: 5000)
-        let frame = BridgeFrame.request(generation: 1, selection: long, target: "UTF8_STRING")
+        let frame = BridgeFrame.request(origin: 0xABCD, generation: 1, selection: long, target: "UTF8_STRING")
         #expect(throws: BridgeProtocolError.self) { try Self.frames(frame.encoded()) }
     }
 
@@ -131,7 +131,7 @@ import Testing
             try Self.frames(BridgeFrame.offer(over).encoded())
         }
         for name in ["", "A\nB", "\u{7F}"] {
-            let frame = BridgeFrame.request(generation: 1, selection: "CLIPBOARD", target: name)
+            let frame = BridgeFrame.request(origin: 0xABCD, generation: 1, selection: "CLIPBOARD", target: name)
             #expect(throws: BridgeProtocolError("a name is empty or holds control characters"), "\(name.debugDescription)") {
                 try Self.frames(frame.encoded())
             }

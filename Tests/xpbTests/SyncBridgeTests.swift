@@ -156,7 +156,7 @@ struct SyncBridgeTests {
         expectOutput(try await x.xpb(["paste", "--timeout", "2"]), Data("small".utf8))
 
         let blob = Data((0..<(2 << 20)).map { UInt8(truncatingIfNeeded: $0 * 7) })
-        farSide.write(Data(BridgeFrame.data(generation: 1, selection: "CLIPBOARD", target: "application/octet-stream", bytes: Array(blob)).encoded()))
+        farSide.write(Data(BridgeFrame.data(origin: 42, generation: 1, selection: "CLIPBOARD", target: "application/octet-stream", bytes: Array(blob)).encoded()))
         #expect(await large.waitForExit(timeout: .seconds(10)))
         let result = large.result()
         #expect(result.status == 0, "\(result)")
@@ -172,7 +172,7 @@ struct SyncBridgeTests {
         let (bridge, farSide, _) = try await x.bridgeWithScriptedFarSide()
         let chunk = [UInt8](repeating: 0xA5, count: 6 << 20)
         for index in 0..<16 {
-            farSide.write(Data(BridgeFrame.data(generation: UInt64(index), selection: "CLIPBOARD", target: "junk\(index)", bytes: chunk).encoded()))
+            farSide.write(Data(BridgeFrame.data(origin: 42, generation: UInt64(index), selection: "CLIPBOARD", target: "junk\(index)", bytes: chunk).encoded()))
         }
         // Frames are handled in order: once this offer is served, every data frame was taken.
         let before = try await x.owner("CLIPBOARD")
@@ -215,7 +215,7 @@ struct SyncBridgeTests {
         // Within 3 s: a bridge that left its inbox alone until the paste gave up would take 5.
         try await x.expectArrives(on: x.display, ["--timeout", "1"], Data("newer".utf8), "the newer copy", timeout: .seconds(3))
         let blob = Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 * 7) })
-        farSide.write(Data(BridgeFrame.data(generation: 1, selection: "CLIPBOARD", target: "application/octet-stream", bytes: Array(blob)).encoded()))
+        farSide.write(Data(BridgeFrame.data(origin: 42, generation: 1, selection: "CLIPBOARD", target: "application/octet-stream", bytes: Array(blob)).encoded()))
         #expect(await large.waitForExit(timeout: .seconds(10)))
         expectBytes(large.result().stdout, blob, "the paste that was waiting still gets its bytes")
         try farSide.close()
@@ -277,6 +277,42 @@ struct SyncBridgeTests {
             try farSide.close()
             #expect(await bridge.waitForExit(timeout: .seconds(5)), "end of the stream ends the bridge")
         }
+    }
+
+    @Test("two copies from afar with the same generation but different origins are told apart")
+    func requestsNameTheOrigin() async throws {
+        let x = try XSession.require()
+        let before = try await x.owner("CLIPBOARD")
+        let (bridge, farSide, output) = try await x.bridgeWithScriptedFarSide()
+        // Generation 1 of origin 42, then generation 1 of origin 43 (forwarded from a third bridge).
+        for origin in [UInt64(42), 43] {
+            let offer = BridgeOffer(origin: origin, generation: 1, selection: "CLIPBOARD", items: [
+                .init(target: "application/octet-stream", type: "application/octet-stream", format: 8, size: 5, bytes: nil),
+            ])
+            farSide.write(Data(BridgeFrame.offer(offer).encoded()))
+        }
+        try #require(try await x.waitForNewOwner("CLIPBOARD", previous: before) != nil, "the bridge took CLIPBOARD")
+        try await Task.sleep(for: .milliseconds(300))
+        let paste = try x.spawn(x.xpbPath, ["paste", "-t", "application/octet-stream", "--timeout", "20"])
+        let deadline = ContinuousClock.now + .seconds(10)
+        var request: BridgeFrame?
+        while request == nil {
+            try #require(ContinuousClock.now < deadline, "no request came")
+            try await Task.sleep(for: .milliseconds(20))
+            request = x.framesSent(to: output).first { if case .request = $0 { true } else { false } }
+        }
+        #expect(request == .request(origin: 43, generation: 1, selection: "CLIPBOARD", target: "application/octet-stream"))
+        // A late answer about the older copy must not be taken for the newer one's.
+        for (origin, text) in [(UInt64(42), "older"), (43, "newer")] {
+            farSide.write(Data(BridgeFrame.data(
+                origin: origin, generation: 1, selection: "CLIPBOARD", target: "application/octet-stream", bytes: Array(text.utf8)).encoded()))
+            // Time for the paste to take the wrong answer, were it to.
+            if origin == 42 { try await Task.sleep(for: .milliseconds(300)) }
+        }
+        #expect(await paste.waitForExit(timeout: .seconds(10)))
+        expectBytes(paste.result().stdout, Data("newer".utf8), "the paste of the newer copy")
+        try farSide.close()
+        #expect(await bridge.waitForExit(timeout: .seconds(5)), "end of the stream ends the bridge")
     }
 
     @Test("bridge --send-only on one side, --receive-only on the other: one way only")
@@ -469,6 +505,11 @@ extension XSession {
 
     /// The offers a scripted far side's bridge wrote to `output` so far.
     func offersSent(to output: String) -> [BridgeOffer] {
+        framesSent(to: output).compactMap { if case let .offer(offer) = $0 { offer } else { nil } }
+    }
+
+    /// The frames a scripted far side's bridge wrote to `output` so far.
+    func framesSent(to output: String) -> [BridgeFrame] {
         let bytes = [UInt8]((try? Data(contentsOf: URL(fileURLWithPath: output))) ?? Data())
         var offset = 0
         let reader = BridgeFrameReader(limits: BridgeLimits(maxSize: 1 << 20)) { buffer in
@@ -477,11 +518,9 @@ extension XSession {
             offset += count
             return count
         }
-        var offers: [BridgeOffer] = []
-        while let frame = try? reader.next() {
-            if case let .offer(offer) = frame { offers.append(offer) }
-        }
-        return offers
+        var frames: [BridgeFrame] = []
+        while let frame = try? reader.next() { frames.append(frame) }
+        return frames
     }
 
     /// Waits until the bridge writing `output` sent an offer holding `text`.

@@ -36,13 +36,15 @@ extension BridgeFrame {
                     payload.u8(0)
                 }
             }
-        case let .request(generation, selection, target):
+        case let .request(origin, generation, selection, target):
             kind = .request
+            payload.u64(origin)
             payload.u64(generation)
             payload.string(selection)
             payload.string(target)
-        case let .data(generation, selection, target, bytes):
+        case let .data(origin, generation, selection, target, bytes):
             kind = .data
+            payload.u64(origin)
             payload.u64(generation)
             payload.string(selection)
             payload.string(target)
@@ -100,14 +102,15 @@ extension BridgeFrame {
             }
             frame = .offer(BridgeOffer(origin: origin, generation: generation, seen: seen, selection: selection, items: items))
         case .request:
-            frame = .request(generation: try reader.u64(), selection: try reader.string(), target: try reader.string())
+            frame = .request(origin: try reader.u64(), generation: try reader.u64(), selection: try reader.string(), target: try reader.string())
         case .data:
+            let origin = try reader.u64()
             let generation = try reader.u64()
             let selection = try reader.string()
             let target = try reader.string()
             let present = try reader.u8()
             let bytes = present == 0 ? nil : try reader.take(reader.remaining)
-            frame = .data(generation: generation, selection: selection, target: target, bytes: bytes)
+            frame = .data(origin: origin, generation: generation, selection: selection, target: target, bytes: bytes)
         case .bye:
             frame = .bye
         }

@@ -9,15 +9,18 @@ public enum BridgeFrame: Sendable, Equatable {
     case hello(version: Int, origin: UInt64)
     /// A selection changed on the sender's side: what it now holds.
     case offer(BridgeOffer)
-    /// Asks for the bytes of one announced representation.
-    case request(generation: UInt64, selection: String, target: String)
+    /// Asks for the bytes of one announced representation of the copy (origin, generation):
+    /// the origin too, since generations are counted by each origin and a bridge forwards
+    /// copies of several.
+    case request(origin: UInt64, generation: UInt64, selection: String, target: String)
     /// The bytes of a requested representation; nil when the sender no longer has them (a
     /// newer copy replaced them, or the owner refused).
-    case data(generation: UInt64, selection: String, target: String, bytes: [UInt8]?)
+    case data(origin: UInt64, generation: UInt64, selection: String, target: String, bytes: [UInt8]?)
     /// The sender is leaving; the stream ends after this.
     case bye
 
-    /// The protocol version this build speaks (2: offers say what they saw).
+    /// The protocol version this build speaks (2: offers say what they saw; requests and data
+    /// name the copy's origin).
     public static let version = 2
     /// The bytes every hello payload starts with, so that a stream that is not a bridge (a
     /// shell's greeting through ssh, say) is recognised as such.
