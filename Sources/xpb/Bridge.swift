@@ -16,7 +16,8 @@ extension XPB {
                 copy on either side becomes the other side's selection, every representation. \
                 Content up to 1 MiB in all travels at once; larger content is announced, the far \
                 side takes the selection with its targets, and the bytes cross only when someone \
-                pastes there. Secret content never crosses. End of the stream ends the bridge (exit 0).
+                pastes there. Secret content never crosses. End of the stream or SIGTERM ends the bridge \
+                (exit 0), handing the CLIPBOARD it serves to the clipboard manager.
 
                 --ssh [USER@]HOST runs `xpb bridge` on HOST through ssh and connects the two: xpb \
                 must be on HOST's PATH. Options after -- go to ssh.
@@ -121,6 +122,8 @@ final class BridgeSession {
     let announced = AnnouncedContent()
     let fetches: RemoteFetches
     let inbox: Mailbox<Publication>
+    /// Ends the bridge properly from the stream's or the writer's thread.
+    let stopping: Stopping
     /// Whether the far side said hello yet (set by the stream's thread).
     let greeting = Greeting()
     /// The far side's origin id and how many offers came from it (set by the stream's thread).
@@ -151,22 +154,27 @@ final class BridgeSession {
         // not allowed: nothing changes. 1031 is F_SETPIPE_SZ, which the Glibc module leaves out.
         for descriptor in [input, output] { _ = fcntl(descriptor, 1031, Int32(1 << 20)) }
         let greeting = self.greeting
+        let stopping = Stopping()
+        self.stopping = stopping
         writer = FrameWriter(descriptor: output) {
             // The peer went away. Once greeted, that is the end of the stream: quietly.
-            if greeting.greeted { _exit(0) }
+            if greeting.greeted { stopping.stop() }
             // Before its hello, the reader is about to see the stream end too and says why
             // (ssh's exit status): this thread must not end the process first with status 0.
             sleep(5)
-            if greeting.greeted { _exit(0) }
+            if greeting.greeted { stopping.stop() }
             StandardError.write("xpb: bridge: the other side closed the stream before it said hello\n")
             _exit(1)
         }
         inbox = try Mailbox<Publication>()
         fetches = RemoteFetches(writer: writer, inbox: inbox)
+        stopping.session = (fetches, inbox)
     }
 
-    /// Bridges until the stream ends (exit 0) or breaks (one line, exit 1).
+    /// Bridges until the stream ends or a termination signal comes (CLIPBOARD goes to the
+    /// clipboard manager, exit 0) or the stream breaks (one line, exit 1).
     func run() throws(CommandFailure) -> Never {
+        SyncStop.onTerminationSignals(waking: [inbox])
         side.accepts = { [unowned self] in accepts($0) }
         writer.send(.hello(version: BridgeFrame.version, origin: origin))
         let reader = StreamReader(session: self)
@@ -176,6 +184,8 @@ final class BridgeSession {
         } catch {
             throw CommandFailure(error)
         }
+        // _exit: the stream's thread is still running, and exit's handlers would close what it uses.
+        _exit(0)
     }
 
     /// Sends a local change to the far side, unless it came from there (or round a ring).
@@ -260,7 +270,7 @@ private struct StreamReader: @unchecked Sendable {
                     session.received.peerOrigin = peerOrigin
                     session.greeting.greeted = true
                 case .bye where greeted:
-                    _exit(0)
+                    session.stopping.stop()
                 default:
                     guard greeted else { throw BridgeProtocolError("the other side did not start with a hello") }
                     handle(frame)
@@ -274,9 +284,7 @@ private struct StreamReader: @unchecked Sendable {
             StandardError.write("xpb: bridge: \(peer.describeEnd())\n")
             _exit(1)
         }
-        // _exit: the X thread is still running, and exit's handlers would close its display
-        // under it.
-        _exit(0)
+        session.stopping.stop()
     }
 
     private func handle(_ frame: BridgeFrame) {
@@ -340,5 +348,22 @@ final class ReceivedOffers: Sendable {
     /// Counts one more offer; returns its number (from 1).
     func countOne() -> UInt64 {
         offers.add(1, ordering: .acquiringAndReleasing).newValue
+    }
+}
+
+/// The end of a bridge's stream, from the thread that noticed it: pastes still waiting for the
+/// far side are refused, and the X thread is asked to stop (it hands CLIPBOARD to the clipboard
+/// manager, then ends the process). The calling thread waits for that.
+final class Stopping: @unchecked Sendable {
+    /// Set once, before any thread can call `stop`.
+    var session: (fetches: RemoteFetches, inbox: Mailbox<Publication>)?
+
+    func stop() -> Never {
+        session?.fetches.close()
+        SyncStop.request(waking: session.map { [$0.inbox] } ?? [])
+        // The X thread ends the process once the hand-off is done (at most a few seconds);
+        // should it not, this one does.
+        sleep(15)
+        _exit(0)
     }
 }

@@ -99,6 +99,8 @@ final class RemoteFetches: Sendable {
         var waiting: [Key: Int] = [:]
         /// Answers to waited-for keys; dropped with the last paste waiting for them.
         var arrived: [Key: [UInt8]?] = [:]
+        /// The stream ended: nothing more will come.
+        var closed = false
     }
 
     private let state = Mutex(State())
@@ -119,7 +121,11 @@ final class RemoteFetches: Sendable {
         takeInbox: () -> Void
     ) -> [UInt8]? {
         let key = Key(origin: origin, generation: generation, selection: selection, target: target)
-        state.withLock { $0.waiting[key, default: 0] += 1 }
+        guard state.withLock({ state in
+            if state.closed { return false }
+            state.waiting[key, default: 0] += 1
+            return true
+        }) else { return nil }
         defer {
             state.withLock { state in
                 let left = state.waiting[key, default: 1] - 1
@@ -133,14 +139,21 @@ final class RemoteFetches: Sendable {
         while true {
             let left = ContinuousClock.now.duration(to: deadline)
             guard left > .zero else { return nil }
+            var closed = false
             let woken = (try? connection.serveEvents(until: {
-                answer = state.withLock { $0.arrived[key] }
-                return answer != nil || inbox.hasMessages
+                (answer, closed) = state.withLock { ($0.arrived[key], $0.closed) }
+                return answer != nil || closed || inbox.hasMessages
             }, timeout: left)) ?? false
             if let answer { return answer }
-            guard woken else { return nil }
+            guard woken, !closed else { return nil }
             takeInbox()
         }
+    }
+
+    /// Refuses every paste waiting or to come: the stream ended.
+    func close() {
+        state.withLock { $0.closed = true }
+        inbox.wake()
     }
 
     /// Hands over a data frame's bytes (from the stream's thread) and wakes the X loop; bytes

@@ -17,7 +17,8 @@ extension XPB {
                 of --display and of NAME in step, both ways. A burst of changes (a mouse drag setting \
                 PRIMARY) is mirrored at its first and last change only; a change sync made itself is \
                 never mirrored back; secret content (xpb copy --sensitive, password managers) is \
-                never mirrored. Runs in the foreground until interrupted.
+                never mirrored. Runs in the foreground until interrupted (SIGTERM, SIGINT), then hands \
+                the CLIPBOARD it serves to the clipboard manager.
 
                 Examples:
                   xpb sync --from primary --to clipboard
@@ -78,10 +79,12 @@ extension XPB {
             let to = SelectionNames.atomName(to!)
             let connection = try GlobalOptions.connect(display: display)
             let side = try SyncSide(connection: connection, watching: twoWay ? [from, to] : [from], context: "sync")
+            let inbox = try Mailbox<Publication>()
+            SyncStop.onTerminationSignals(waking: [inbox])
             if let snapshot = try side.capture(from) {
                 side.publish(Publication(selection: to, content: snapshot.content))
             }
-            try side.run(inbox: nil) { name, snapshot in
+            try side.run(inbox: inbox) { name, snapshot in
                 side.publish(Publication(selection: name == from ? to : from, content: snapshot.content))
             }
         }
@@ -94,6 +97,8 @@ extension XPB {
             let firstSide = try SyncSide(connection: first, watching: names, context: "sync")
             let toFirst = try Mailbox<Publication>()
             let toSecond = try Mailbox<Publication>()
+            SyncStop.onTerminationSignals(waking: [toFirst, toSecond])
+            let secondDone = CountingSemaphore()
             // The first display's content wins at start.
             for name in names {
                 if let snapshot = try firstSide.capture(name) { toSecond.post(Publication(selection: name, content: snapshot.content)) }
@@ -108,10 +113,13 @@ extension XPB {
                 } catch {
                     exitReporting(error)
                 }
+                secondDone.signal()
             }
             try firstSide.run(inbox: toFirst) { name, snapshot in
                 toSecond.post(Publication(selection: name, content: snapshot.content))
             }
+            // The second display hands its CLIPBOARD off too before the process ends.
+            secondDone.wait()
         }
     }
 }

@@ -315,6 +315,35 @@ struct SyncBridgeTests {
         #expect(await bridge.waitForExit(timeout: .seconds(5)), "end of the stream ends the bridge")
     }
 
+    @Test("SIGTERM: bridge and sync hand the CLIPBOARD they serve to the clipboard manager, exit 0")
+    func stoppingHandsOffToTheManager() async throws {
+        let x = try XSession.require()
+        try await DaemonTests.withDaemon(x) { daemon in
+            let before = try await x.owner("CLIPBOARD")
+            let (bridge, farSide, _) = try await x.bridgeWithScriptedFarSide()
+            let offer = BridgeOffer(origin: 42, generation: 1, selection: "CLIPBOARD", items: [
+                .init(target: "UTF8_STRING", type: "UTF8_STRING", format: 8, size: 9, bytes: Array("from afar".utf8)),
+            ])
+            farSide.write(Data(BridgeFrame.offer(offer).encoded()))
+            try #require(try await x.waitForNewOwner("CLIPBOARD", previous: before) != nil, "the bridge took CLIPBOARD")
+            try #require(await daemon.waitForLog("kept CLIPBOARD", count: 1, timeout: .seconds(10)), "\(daemon.log)")
+            let stopped = await x.stop(bridge)
+            #expect(stopped.status == 0 && !stopped.signaled, "\(stopped)")
+            #expect(await daemon.waitForLog("saved CLIPBOARD for", count: 1, timeout: .seconds(10)), "SAVE_TARGETS from the bridge: \(daemon.log)")
+            try await x.expectArrives(on: x.display, [], Data("from afar".utf8), "kept by the manager")
+            try? farSide.close()
+
+            let sync = try x.spawn(x.xpbPath, ["sync", "--from", "primary", "--to", "clipboard"])
+            try await Task.sleep(for: .milliseconds(300))
+            try await x.copy(on: x.display, ["-p"], Data("from PRIMARY".utf8))
+            try await x.expectArrives(on: x.display, [], Data("from PRIMARY".utf8), "PRIMARY to CLIPBOARD")
+            try #require(await daemon.waitForLog("kept CLIPBOARD", count: 2, timeout: .seconds(10)), "\(daemon.log)")
+            let ended = await x.stop(sync)
+            #expect(ended.status == 0 && !ended.signaled, "\(ended)")
+            #expect(await daemon.waitForLog("saved CLIPBOARD for", count: 2, timeout: .seconds(10)), "SAVE_TARGETS from sync: \(daemon.log)")
+        }
+    }
+
     @Test("bridge --send-only on one side, --receive-only on the other: one way only")
     func oneWayBridge() async throws {
         let x = try XSession.require()
