@@ -126,12 +126,10 @@ final class BridgeSession {
     let stopping: Stopping
     /// Whether the far side said hello yet (set by the stream's thread).
     let greeting = Greeting()
-    /// The far side's origin id and how many offers came from it (set by the stream's thread).
+    /// The far side's origin id (set by the stream's thread).
     let received = ReceivedOffers()
-    /// How many offers this side sent, and for each selection the number of the last one and
-    /// what it had seen: an offer from afar that crosses it is weighed against it.
-    private var sentCount: UInt64 = 0
-    private var lastSent: [String: OfferStamp] = [:]
+    /// The offers that crossed the stream each way, to weigh copies made on both sides at once.
+    let crossing = CrossingCopies()
 
     init(
         connection: XConnection, selections: [String], maxSize: Int, sendOnly: Bool, receiveOnly: Bool,
@@ -205,9 +203,7 @@ final class BridgeSession {
             generation += 1
             offerGeneration = generation
         }
-        sentCount += 1
-        let seen = received.count
-        lastSent[selection] = OfferStamp(index: sentCount, seen: seen)
+        let seen = crossing.sending(selection)
         let offer = BridgeOffer(snapshot: snapshot, origin: offerOrigin, generation: offerGeneration, seen: seen, selection: selection)
         announced.keep(snapshot, origin: offerOrigin, generation: offerGeneration, as: selection)
         writer.send(.offer(offer))
@@ -218,10 +214,8 @@ final class BridgeSession {
     /// of the bridge with the higher origin id. An offer this side had already received when it
     /// sent its own later copy is older than that copy, which the far side takes.
     func accepts(_ publication: Publication) -> Bool {
-        guard let stamp = publication.stamp, let mine = lastSent[publication.selection] else { return true }
-        if mine.seen >= stamp.index { return false }
-        let crossed = mine.index > stamp.seen
-        return !crossed || received.peerOrigin > origin
+        guard let stamp = publication.stamp else { return true }
+        return crossing.accepts(stamp, for: publication.selection, winsCrossing: origin > received.peerOrigin)
     }
 
     /// What this side serves for a far-side offer: the bytes that came with it, a request to
@@ -290,12 +284,12 @@ private struct StreamReader: @unchecked Sendable {
     private func handle(_ frame: BridgeFrame) {
         switch frame {
         case let .offer(offer):
-            let index = session.received.countOne()
+            let index = session.crossing.receivedOne()
             guard !session.sendOnly, session.names.contains(offer.selection), offer.origin != session.origin,
                 !offer.isSensitive
             else { return }
             session.inbox.post(Publication(
-                selection: offer.selection, content: session.content(for: offer), stamp: OfferStamp(index: index, seen: offer.seen)))
+                selection: offer.selection, content: session.content(for: offer), stamp: CopyStamp(index: index, seen: offer.seen)))
         case let .request(origin, generation, selection, target):
             let bytes = session.receiveOnly
                 ? nil : session.announced.bytes(origin: origin, generation: generation, selection: selection, target: target)
@@ -330,24 +324,14 @@ struct SideHandOff: @unchecked Sendable {
     }
 }
 
-/// What the stream's thread learnt for the X thread: the far side's origin id and how many
-/// offers it sent so far.
+/// What the stream's thread learnt for the X thread: the far side's origin id.
 final class ReceivedOffers: Sendable {
     private let origin = Atomic<UInt64>(0)
-    private let offers = Atomic<UInt64>(0)
 
     /// The far side's origin id (0 before its hello).
     var peerOrigin: UInt64 {
         get { origin.load(ordering: .acquiring) }
         set { origin.store(newValue, ordering: .releasing) }
-    }
-
-    /// How many offers came.
-    var count: UInt64 { offers.load(ordering: .acquiring) }
-
-    /// Counts one more offer; returns its number (from 1).
-    func countOne() -> UInt64 {
-        offers.add(1, ordering: .acquiringAndReleasing).newValue
     }
 }
 

@@ -95,6 +95,11 @@ extension XPB {
             let first = try GlobalOptions.connect(display: display)
             let second = try GlobalOptions.connect(display: otherName)
             let firstSide = try SyncSide(connection: first, watching: names, context: "sync")
+            // Copies made on both displays at once: both end with the first display's.
+            let (atFirst, atSecond) = (CrossingCopies(), CrossingCopies())
+            firstSide.accepts = { publication in
+                publication.stamp.map { atFirst.accepts($0, for: publication.selection, winsCrossing: true) } ?? true
+            }
             let toFirst = try Mailbox<Publication>()
             let toSecond = try Mailbox<Publication>()
             SyncStop.onTerminationSignals(waking: [toFirst, toSecond])
@@ -107,8 +112,13 @@ extension XPB {
             BackgroundThread.start {
                 do {
                     let side = try SyncSide(connection: handOff.connection, watching: names, context: "sync")
+                    side.accepts = { publication in
+                        publication.stamp.map { atSecond.accepts($0, for: publication.selection, winsCrossing: false) } ?? true
+                    }
                     try side.run(inbox: toSecond) { name, snapshot in
-                        toFirst.post(Publication(selection: name, content: snapshot.content))
+                        let seen = atSecond.sending(name)
+                        toFirst.post(Publication(
+                            selection: name, content: snapshot.content, stamp: CopyStamp(index: atFirst.receivedOne(), seen: seen)))
                     }
                 } catch {
                     exitReporting(error)
@@ -116,7 +126,9 @@ extension XPB {
                 secondDone.signal()
             }
             try firstSide.run(inbox: toFirst) { name, snapshot in
-                toSecond.post(Publication(selection: name, content: snapshot.content))
+                let seen = atFirst.sending(name)
+                toSecond.post(Publication(
+                    selection: name, content: snapshot.content, stamp: CopyStamp(index: atSecond.receivedOne(), seen: seen)))
             }
             // The second display hands its CLIPBOARD off too before the process ends.
             secondDone.wait()

@@ -8,15 +8,8 @@ struct Publication: Sendable {
     var selection: String
     /// What to serve.
     var content: SelectionContent
-    /// For a bridge: where the offer stood in the far side's stream.
-    var stamp: OfferStamp?
-}
-
-/// Where an offer stands in a bridge stream: its number among the offers received, and how
-/// many offers its sender had received when it sent it (`BridgeOffer.seen`).
-struct OfferStamp: Sendable {
-    var index: UInt64
-    var seen: UInt64
+    /// For a two-way mirror: where the copy stands among those that crossed (`CrossingCopies`).
+    var stamp: CopyStamp?
 }
 
 /// One display's half of `xpb sync` and `xpb bridge`: watches selections, captures every
