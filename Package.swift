@@ -15,6 +15,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         // Tests only: runs the commands the tests run to completion.
         .package(url: "https://github.com/swiftlang/swift-subprocess.git", from: "1.0.2"),
+        // `make docs`: DocC for X11Pasteboard and UniformTypes (swift package generate-documentation).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // Xlib + XFixes as installed by the system. `link` lines in the module map make the build

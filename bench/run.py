@@ -164,6 +164,19 @@ def spawn_time_blocking(argv, stdout_path="/dev/null"):
     return t1 - t0, os.waitstatus_to_exitcode(status)
 
 
+def spawn_time_from(argv, stdin_path):
+    """As spawn_time_blocking, with stdin read from a file: for the copies, which detach, so the
+    time is until the command returns, what a caller (an editor, `pass`) waits for."""
+    fa = [(os.POSIX_SPAWN_OPEN, 0, stdin_path, os.O_RDONLY, 0),
+          (os.POSIX_SPAWN_OPEN, 1, "/dev/null", os.O_WRONLY, 0),
+          (os.POSIX_SPAWN_OPEN, 2, "/dev/null", os.O_WRONLY, 0)]
+    t0 = time.perf_counter()
+    pid = os.posix_spawn(argv[0], argv, os.environ, file_actions=fa)
+    _, status = os.waitpid(pid, 0)
+    t1 = time.perf_counter()
+    return t1 - t0, os.waitstatus_to_exitcode(status)
+
+
 def run_output(argv, timeout=120):
     """stdout of one run (for correctness checks, not timed)."""
     r = subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
@@ -567,6 +580,29 @@ def main():
     for name, vals in res.items():
         add("1b. process start-up, no X (--version)", name, name, "ms", vals, "lower", not name.startswith("xpb"))
 
+    # ---- 1c. small text copy: until the command returns (each takes the selection from the last)
+    progress("1c. small text copy")
+    compat = os.path.join(_tmpdir, "compat")
+    os.makedirs(compat)
+    os.symlink(xpb, os.path.join(compat, "xsel"))
+    copiers = {
+        "xpb copy": [xpb, "copy"],
+        "xpb as xsel -b -i": [os.path.join(compat, "xsel"), "-b", "-i"],
+        "xsel -b -i": [XSEL, "-b", "-i"],
+        "xclip -selection clipboard": [XCLIP, "-selection", "clipboard"],
+    }
+    copy_ms = lambda argv: (lambda r: r[0] * 1000 if r[1] == 0 else None)(spawn_time_from(argv, small))
+    res = interleaved(copiers, args.small_runs, 3, copy_ms)
+    for name, argv in copiers.items():
+        subprocess.run(argv, stdin=open(small, "rb"), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=10)
+        rc, out, err = run_output([XCLIP, "-o", "-selection", "clipboard"])
+        if out != SMALL_TEXT:
+            notes.append(f"1c: after {name}, xclip -o printed {out[:60]!r} (rc {rc}) instead of the copied text")
+    subprocess.run([XSEL, "-b", "-c"], timeout=10)
+    for name, vals in res.items():
+        add("1c. small text copy (27 B from stdin, until it returns)", name, name, "ms", vals, "lower",
+            not name.startswith("xpb"))
+
     # ---- 2. 64 MiB binary read from an xclip owner -----------------------------------------
     progress("2. 64 MiB read from an xclip owner")
     mbps = lambda size: (lambda argv: (lambda r: size / r[0] / 1e6 if r[1] == 0 and r[0] else None)(
@@ -774,6 +810,10 @@ def main():
     goal("small paste no slower than `xsel -b -o`", xpb_small,
          None if None in (xpb_small, xsel_small) else xpb_small <= xsel_small,
          f"xpb {fmt(xpb_small, 'ms')} vs xsel {fmt(xsel_small, 'ms')}")
+    xpb_copy, xsel_copy = find("1c.", "xpb copy"), find("1c.", "xsel")
+    goal("small copy no slower than `xsel -b -i`", xpb_copy,
+         None if None in (xpb_copy, xsel_copy) else xpb_copy <= xsel_copy,
+         f"xpb {fmt(xpb_copy, 'ms')} vs xsel {fmt(xsel_copy, 'ms')}")
     xpb_r, xclip_r = find("2.", "xpb"), find("2.", "xclip")
     goal("64 MiB read >= 3x faster than `xclip -o`", xpb_r,
          None if None in (xpb_r, xclip_r) else xpb_r >= 3 * xclip_r,

@@ -100,8 +100,8 @@ public struct HistoryError: Error, CustomStringConvertible, Sendable {
 
     public var description: String { message }
 
-    static func damaged(_ index: Int, file: String) -> HistoryError {
-        HistoryError("history entry \(index) is damaged: its data file \(file) is missing")
+    static func damaged(_ entry: String, file: String) -> HistoryError {
+        HistoryError("history entry \(entry) is damaged: its data file \(file) is missing")
     }
 
     static func noEntry(_ index: Int, count: Int) -> HistoryError {

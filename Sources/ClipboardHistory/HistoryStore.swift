@@ -42,7 +42,8 @@ public final class HistoryStore: @unchecked Sendable {
     private let connection: SQLiteDatabase
     private let access = ThreadLock()
     private let blobs: BlobDirectory
-    private let writerLock: WriterLock
+    /// Nil when opened read-only: readers never take it, so they never wait for a writer.
+    private let writerLock: WriterLock?
 
     /// The history's directory: `$XDG_STATE_HOME/xpb`, else `~/.local/state/xpb` (XDG Base
     /// Directory: a relative `XDG_STATE_HOME` is ignored).
@@ -59,10 +60,24 @@ public final class HistoryStore: @unchecked Sendable {
 
     /// Opens the history in `directory`, creating it if needed: the directory with mode 0700,
     /// every file with 0600, the database in WAL mode.
-    public init(directory: String, limits: Limits = .init()) throws {
+    ///
+    /// `readOnly` opens an existing history to list, search and read it: nothing is created, no
+    /// lock is taken (a reader never waits for the daemon), and no write access to the
+    /// directory is needed when SQLite's `-wal` and `-shm` files are there; writing throws.
+    public init(directory: String, limits: Limits = .init(), readOnly: Bool = false) throws {
         self.directory = directory
         self.limits = limits
         blobs = BlobDirectory(path: "\(directory)/blobs")
+        if readOnly {
+            writerLock = nil
+            let path = "\(directory)/\(HistoryStore.databaseName)"
+            let connection = try SQLiteDatabase(path: path, busyTimeout: 10_000, readOnly: true)
+            try HistoryStore.describing("open the history in \(directory)") { () throws(HistoryError) in
+                try HistorySchema.prepare(connection)
+            }
+            self.connection = connection
+            return
+        }
         try FileSystem.makeDirectory(directory)
         chmod(directory, 0o700)
         try FileSystem.makeDirectory(blobs.path)
@@ -80,7 +95,16 @@ public final class HistoryStore: @unchecked Sendable {
             try HistorySchema.prepare(connection)
         }
         self.connection = connection
+        try configureForWriting()
         try sweepUnusedBlobs()
+    }
+
+    /// What a writing connection needs: deleted content overwritten rather than left in free
+    /// pages, so that `delete` and `clear` take an entry's words off the disk.
+    private func configureForWriting() throws(HistoryError) {
+        try HistoryStore.describing("open the history in \(directory)") { () throws(HistoryError) in
+            try connection.execute("PRAGMA secure_delete = ON")
+        }
     }
 
     // MARK: Recording
@@ -91,6 +115,10 @@ public final class HistoryStore: @unchecked Sendable {
     ///   empty, or larger than `limits.maxTotalBytes`.
     @discardableResult
     public func record(_ snapshot: SelectionSnapshot, selection: String = "CLIPBOARD", at date: Date = Date()) throws -> Bool {
+        // A bridge's private marker says "this came from the other side"; a restored entry is a
+        // fresh copy, so the marker is never kept.
+        var snapshot = snapshot
+        snapshot.representations.removeAll { $0.target == BridgeOffer.originTarget }
         guard !snapshot.isSensitive, !snapshot.representations.isEmpty, snapshot.size > 0,
             snapshot.size <= limits.maxTotalBytes
         else { return false }
@@ -185,22 +213,30 @@ public final class HistoryStore: @unchecked Sendable {
     }
 
     /// Every representation of entry `index` (0 is the newest), with the bytes from the
-    /// database or from their file.
+    /// database or from their file; only those whose target is in `targets` when it is given
+    /// (a missing file of another representation is then no failure).
     /// - Throws: `HistoryError` with `isMissingEntry` when there is no such entry.
-    public func snapshot(at index: Int) throws -> SelectionSnapshot {
+    public func snapshot(at index: Int, targets: Set<String>? = nil) throws -> SelectionSnapshot {
         var representations: [SelectionSnapshot.Representation] = []
-        for row in try stored(at: index) {
+        for row in try stored(.index(index)) where targets?.contains(row.target) ?? true {
             var bytes = row.bytes ?? []
             if let blob = row.blob {
                 do {
                     bytes = try blobs.read(blob)
                 } catch {
-                    throw HistoryError.damaged(index, file: blobs.file(blob))
+                    throw HistoryError.damaged(String(index), file: blobs.file(blob))
                 }
             }
             representations.append(.init(target: row.target, type: row.type, format: row.format, bytes: bytes))
         }
         return SelectionSnapshot(representations: representations)
+    }
+
+    /// Entry `index`'s representations without their bytes (targets, types and formats only):
+    /// what to choose from before reading any file.
+    /// - Throws: `HistoryError` with `isMissingEntry` when there is no such entry.
+    public func outline(at index: Int) throws -> [SelectionSnapshot.Representation] {
+        try stored(.index(index)).map { .init(target: $0.target, type: $0.type, format: $0.format, bytes: []) }
     }
 
     /// What an owner serves to hand entry `index` out again, every target with its recorded
@@ -210,15 +246,26 @@ public final class HistoryStore: @unchecked Sendable {
     /// does not take its data away.
     /// - Throws: `HistoryError` with `isMissingEntry` when there is no such entry.
     public func content(at index: Int) throws -> SelectionContent {
+        try content(.index(index))
+    }
+
+    /// Like `content(at:)`, for the entry whose stable `id` is given (`HistoryEntry.id`): the
+    /// same entry however many were recorded or deleted since the id was read.
+    /// - Throws: `HistoryError` with `isMissingEntry` when no entry has that id any more.
+    public func content(id: Int64) throws -> SelectionContent {
+        try content(.id(id))
+    }
+
+    private func content(_ key: EntryKey) throws -> SelectionContent {
         var snapshot = SelectionSnapshot(representations: [])
         var entries: [SelectionContent.Entry] = []
-        for row in try stored(at: index) {
+        for row in try stored(key) {
             if let blob = row.blob {
                 let file: OpenFile
                 do {
                     file = try OpenFile(blobs.file(blob))
                 } catch {
-                    throw HistoryError.damaged(index, file: blobs.file(blob))
+                    throw HistoryError.damaged(key.description, file: blobs.file(blob))
                 }
                 let (type, format) = (row.type, row.format)
                 entries.append(SelectionContent.Entry(target: row.target) {
@@ -240,10 +287,32 @@ public final class HistoryStore: @unchecked Sendable {
 
     private typealias StoredRepresentation = (target: String, type: String, format: Int, bytes: [UInt8]?, blob: String?)
 
-    /// Entry `index`'s representation rows, in order.
-    private func stored(at index: Int) throws(HistoryError) -> [StoredRepresentation] {
-        try reading("read history entry \(index)") { (db) throws(HistoryError) in
-            let id = try HistoryStore.id(at: index, db)
+    /// An entry by its place in the history or by its stable id.
+    private enum EntryKey: CustomStringConvertible {
+        case index(Int)
+        case id(Int64)
+
+        var description: String {
+            switch self {
+            case .index(let index): String(index)
+            case .id(let id): "#\(id)"
+            }
+        }
+    }
+
+    /// The entry's representation rows, in order.
+    private func stored(_ key: EntryKey) throws(HistoryError) -> [StoredRepresentation] {
+        try reading("read history entry \(key)") { (db) throws(HistoryError) in
+            let id: Int64
+            switch key {
+            case .index(let index):
+                id = try HistoryStore.id(at: index, db)
+            case .id(let wanted):
+                guard try db.scalar("SELECT id FROM entry WHERE id = ?", [.integer(wanted)]) != nil else {
+                    throw HistoryError("history entry #\(wanted) is gone (deleted, or dropped as the history grew)", isMissingEntry: true)
+                }
+                id = wanted
+            }
             return try db.query(
                 "SELECT target, type, format, bytes, blob FROM representation WHERE entry = ? ORDER BY position", [.integer(id)]
             ) { row in (row.text(0) ?? "", row.text(1) ?? "", Int(row.int(2)), row.blob(3), row.text(4)) }
@@ -271,16 +340,36 @@ public final class HistoryStore: @unchecked Sendable {
     public func delete(at index: Int) throws {
         try writing("delete history entry \(index)") { (db) throws(HistoryError) in
             try db.run("DELETE FROM entry WHERE id = ?", [.integer(try HistoryStore.id(at: index, db))])
+            try HistoryStore.mergeTextIndex(db)
         }
+        try scrubDeletedText()
     }
 
     /// Deletes every entry and every file.
     public func clear() throws {
         try writing("clear the history") { (db) throws(HistoryError) in
             try db.execute("DELETE FROM entry")
+            try HistoryStore.mergeTextIndex(db)
         }
-        // Give the space back now rather than leave a large WAL and free pages behind.
-        access.locked { try? connection.execute("PRAGMA wal_checkpoint(TRUNCATE); VACUUM") }
+        // Give the space back now rather than leave free pages behind (VACUUM goes through the
+        // WAL: the checkpoint comes after it).
+        access.locked { try? connection.execute("VACUUM") }
+        try scrubDeletedText()
+    }
+
+    /// The full-text index keeps a deleted entry's words in its segments (with a "deleted"
+    /// mark) until they are merged: merging everything into one segment drops them, and
+    /// secure_delete zeroes the pages the old segments used.
+    private static func mergeTextIndex(_ db: SQLiteDatabase) throws(HistoryError) {
+        try db.execute("INSERT INTO entry_text (entry_text) VALUES ('optimize')")
+    }
+
+    /// Takes deleted words out of the WAL, which keeps old copies of every page until a
+    /// checkpoint: copy it into the database and truncate it.
+    private func scrubDeletedText() throws(HistoryError) {
+        // A reader in the middle of a transaction keeps the WAL from being truncated; that
+        // is no failure (SQLite's automatic checkpoints and the next delete get to it).
+        access.locked { try? connection.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
     }
 
     // MARK: Internals
@@ -290,6 +379,7 @@ public final class HistoryStore: @unchecked Sendable {
     /// files, which the next sweep removes).
     private func writing(_ what: String, _ body: (SQLiteDatabase) throws(HistoryError) -> Void) throws(HistoryError) {
         try HistoryStore.describing("\(what) in \(directory)") { () throws(HistoryError) in
+            guard let writerLock else { throw HistoryError("the history was opened read-only") }
             try writerLock.withLock { () throws(HistoryError) in
                 let unused = try access.locked { () throws(HistoryError) -> Set<String> in
                     let db = connection
@@ -315,10 +405,13 @@ public final class HistoryStore: @unchecked Sendable {
     }
 
     /// Removes files that no entry names: left by a crash between a file's rename and its row's
-    /// commit, or by a crash before unused files were deleted.
+    /// commit, or by a crash before unused files were deleted. Only when no other process
+    /// writes: one that does (the daemon) may be storing a file its row does not name yet, and
+    /// opening the history must never wait for it; the next open sweeps.
     private func sweepUnusedBlobs() throws(HistoryError) {
+        guard let writerLock else { return }
         try HistoryStore.describing("check the history's files in \(directory)") { () throws(HistoryError) in
-            try writerLock.withLock { () throws(HistoryError) in
+            _ = try writerLock.ifFree { () throws(HistoryError) in
                 let used = try access.locked { () throws(HistoryError) in try HistoryStore.usedBlobs(connection) }
                 blobs.sweep(keeping: used)
             }

@@ -10,12 +10,13 @@ final class SQLiteDatabase {
     /// The database file, for messages.
     let path: String
 
-    /// Opens (creating if needed) the database at `path`; waits up to `busyTimeout` milliseconds
-    /// for another process's lock.
-    init(path: String, busyTimeout: Int32) throws(HistoryError) {
+    /// Opens (creating if needed, unless `readOnly`) the database at `path`; waits up to
+    /// `busyTimeout` milliseconds for another process's lock.
+    init(path: String, busyTimeout: Int32, readOnly: Bool = false) throws(HistoryError) {
         self.path = path
         var opened: OpaquePointer?
-        let status = sqlite3_open_v2(path, &opened, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
+        let mode = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        let status = sqlite3_open_v2(path, &opened, mode | SQLITE_OPEN_NOMUTEX, nil)
         guard status == SQLITE_OK, let opened else {
             let message = opened.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(status))
             sqlite3_close_v2(opened)

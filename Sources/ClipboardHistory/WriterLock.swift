@@ -25,6 +25,20 @@ final class WriterLock: @unchecked Sendable {
             return try body()
         }
     }
+
+    /// Runs `body` holding the lock if no other process holds it now; nil (without waiting)
+    /// when one does.
+    func ifFree<T>(_ body: () throws(HistoryError) -> T) throws(HistoryError) -> T? {
+        let fd = self.fd
+        return try threads.locked { () throws(HistoryError) -> T? in
+            while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+                if errno == EWOULDBLOCK { return nil }
+                guard errno == EINTR else { throw FileSystem.error("cannot lock the history") }
+            }
+            defer { flock(fd, LOCK_UN) }
+            return try body()
+        }
+    }
 }
 
 /// A pthread mutex: excludes the threads of one process (TSan and every platform know it).

@@ -158,6 +158,13 @@ public enum XTargetCrosswalk {
         }
     }
 
+    /// What `encode` serves for UTF-8 text as `target` (`UTF8_STRING`, `STRING`, `TEXT`,
+    /// `text/plain;charset=…`), worked out without the type table; nil for a non-text target.
+    /// `utf8` must be valid UTF-8.
+    public static func encodeUTF8Text(_ utf8: [UInt8], asTarget target: String) -> (bytes: [UInt8], replyType: String, format: Int)? {
+        encodeText(utf8, asTarget: target)
+    }
+
     static func encodeText(_ utf8: [UInt8], asTarget target: String) -> (bytes: [UInt8], replyType: String, format: Int)? {
         switch target {
         case "UTF8_STRING", "C_STRING": return (utf8, target, 8)

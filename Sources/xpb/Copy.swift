@@ -71,14 +71,11 @@ extension XPB {
 
         func run() throws {
             try reportingFailures {
-                let representations = try collectRepresentations()
-                let connection = try options.connect()
-                var configuration = SelectionOwner.Configuration()
-                configuration.conversionLimit = pasteOnce ? 1 : loops
-                if let expire { configuration.expiry = PasteRequest.duration(seconds: expire) }
-                try SelectionServing.serve(
-                    SelectionContent(representations: representations, isSensitive: sensitive), on: connection,
-                    selection: options.selection, configuration: configuration, foreground: foreground)
+                try CopyRequest(
+                    display: options.display, selection: options.selection,
+                    content: SelectionContent(representations: try collectRepresentations(), isSensitive: sensitive),
+                    foreground: foreground, conversionLimit: pasteOnce ? 1 : loops, expiry: expire
+                ).run()
             }
         }
 
@@ -92,7 +89,7 @@ extension XPB {
                 let data = try FileDescriptorIO.readFile(file ?? "-")
                 let type = try mainType.map { (name) throws(CommandFailure) in try TypeArgumentParsing.resolve(name) }
                     ?? ContentSniffer.sniff(data)
-                try requireConvertible(data, as: type, from: file ?? "stdin")
+                try CopyRequest.requireConvertible(data, as: type, from: file ?? "stdin")
                 result.append((type, data))
             }
             for spec in extra {
@@ -101,7 +98,7 @@ extension XPB {
                 let path = String(spec[spec.index(after: separator)...])
                 guard !path.isEmpty else { throw CommandFailure("-t \(spec): the file after = is missing") }
                 let (type, data) = (try TypeArgumentParsing.resolve(name), try FileDescriptorIO.readFile(path))
-                try requireConvertible(data, as: type, from: path)
+                try CopyRequest.requireConvertible(data, as: type, from: path)
                 result.append((type, data))
             }
             return result
@@ -110,15 +107,6 @@ extension XPB {
 }
 
 extension XPB.Copy {
-    /// Data that its type cannot carry (bytes that are not UTF-8 named as text, a URL list with no
-    /// URL) is refused here with a message, rather than offered under targets that then fail.
-    fileprivate func requireConvertible(_ data: [UInt8], as type: UTType, from source: String) throws(CommandFailure) {
-        guard let first = XTargetCrosswalk.offeredTargets(for: type).first,
-            XTargetCrosswalk.encode(data, of: type, asTarget: first) == nil
-        else { return }
-        throw CommandFailure("the data from \(source) is not valid \(type.localizedDescription ?? type.identifier); drop -t to have its type sniffed")
-    }
-
     /// The `file://` URIs of `--files`, one per line, as the translator's file-URL representation
     /// wants them; every path must exist, so a typo fails here rather than in the file manager.
     fileprivate func fileURIList() throws(CommandFailure) -> [UInt8] {

@@ -14,7 +14,8 @@ extension XPB {
                 also reads every representation of each new CLIPBOARD owner as soon as XFixes \
                 reports it, and when that owner goes away (exits, crashes, is killed, clears the \
                 selection) it takes CLIPBOARD with exactly the same targets and bytes. Each entry \
-                goes to the history ($XDG_STATE_HOME/xpb); at start, when CLIPBOARD has no owner, \
+                goes to the history ($XDG_STATE_HOME/xpb), without a bridge's private \
+                _XPB_BRIDGE_ORIGIN marker; at start, when CLIPBOARD has no owner, \
                 the newest entry is put back.
 
                 Content marked secret (x-kde-passwordManagerHint = secret, as KeePassXC and \

@@ -21,6 +21,7 @@ extension XPB {
                   xpb history restore 2                make entry 2 the clipboard again
                   xpb history search invoice march
                   xpb history --menu | dmenu -l 15 | xpb history restore --from-menu
+                                                       (menu lines start with the entry's id: #42)
                   xpb history --menu | fzf | xpb history restore --from-menu
                   xpb history delete 0
                   xpb history clear
@@ -43,12 +44,14 @@ struct HistoryOptions: ParsableArguments {
     }
 
     /// Opens the history; a missing one is an error (exit 1) rather than created empty.
-    func open() throws(CommandFailure) -> HistoryStore {
+    /// `readOnly` (listing, showing, restoring) never waits for the daemon's lock and needs no
+    /// write access to the directory.
+    func open(readOnly: Bool = false) throws(CommandFailure) -> HistoryStore {
         let path = self.path
         guard HistoryStore.exists(in: path) else {
             throw CommandFailure("no history in \(path) (xpb daemon records one)", exitCode: 1)
         }
-        return try HistoryOptions.mapping { try HistoryStore(directory: path) }
+        return try HistoryOptions.mapping { try HistoryStore(directory: path, readOnly: readOnly) }
     }
 
     /// Runs `body`, turning a history failure into the one-line error: exit 1 for a missing
@@ -109,9 +112,10 @@ enum HistoryListing {
         return out
     }
 
-    /// For pickers (dmenu, rofi, fzf): the index, two spaces, a one-line preview.
+    /// For pickers (dmenu, rofi, fzf): `#` and the entry's stable id, two spaces, a one-line
+    /// preview. The id, not the index: a copy recorded while the menu is open shifts indexes.
     static func menu(_ entries: [HistoryEntry]) -> String {
-        entries.map { "\($0.index)  \($0.preview(width: 120))\n" }.joined()
+        entries.map { "#\($0.id)  \($0.preview(width: 120))\n" }.joined()
     }
 
     /// `2026-11-23T03:48:30.123Z`: UTC, milliseconds unless `fraction` is false.

@@ -11,7 +11,8 @@ extension XPB.History {
             discussion: """
                 Like xpb copy, it returns once it owns the selection and serves from a background \
                 process until another client copies. --from-menu reads the entry from the first \
-                line of stdin as `xpb history --menu` printed it (the number it starts with).
+                line of stdin as `xpb history --menu` printed it (the #id it starts with: the same entry \
+                however many were copied since).
                 """)
 
         @OptionGroup var options: GlobalOptions
@@ -32,28 +33,31 @@ extension XPB.History {
 
         func run() throws {
             try reportingFailures {
-                let index = try self.index ?? Restore.chosenIndex(try FileDescriptorIO.readAll(.standardInput))
-                let store = try history.open()
+                let chosen = try fromMenu ? Restore.chosenID(try FileDescriptorIO.readAll(.standardInput)) : nil
+                let store = try history.open(readOnly: true)
                 // Large representations stay in their files until a client asks for them.
-                let content = try HistoryOptions.mapping { try store.content(at: index) }
+                let content = try HistoryOptions.mapping {
+                    if let chosen { try store.content(id: chosen) } else { try store.content(at: index ?? 0) }
+                }
                 let connection = try options.connect()
                 try SelectionServing.serve(content, on: connection, selection: options.selection, foreground: foreground)
             }
         }
 
-        /// The number a menu line starts with (after blanks); a picker closed without a choice
+        /// The id a menu line starts with (`#42`, after blanks); a picker closed without a choice
         /// gives nothing.
-        static func chosenIndex(_ input: [UInt8]) throws(CommandFailure) -> Int {
+        static func chosenID(_ input: [UInt8]) throws(CommandFailure) -> Int64 {
             let line = input.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).first ?? []
-            let digits = line.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }.prefix { (48...57).contains($0) }
+            let start = line.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+            let digits = start.first == UInt8(ascii: "#") ? start.dropFirst().prefix { (48...57).contains($0) } : []
             guard !line.allSatisfy({ $0 == 32 || $0 == 9 || $0 == 13 }) else {
                 throw CommandFailure("nothing was chosen (stdin is empty)", exitCode: 1)
             }
-            guard let index = Int(String(decoding: digits, as: UTF8.self)) else {
+            guard let id = Int64(String(decoding: digits, as: UTF8.self)) else {
                 let shown = String(decoding: line.prefix(60), as: UTF8.self)
-                throw CommandFailure("'\(shown)' is not a line of `xpb history --menu` (it starts with no entry number)", exitCode: 1)
+                throw CommandFailure("'\(shown)' is not a line of `xpb history --menu` (it starts with no #id)", exitCode: 1)
             }
-            return index
+            return id
         }
     }
 }

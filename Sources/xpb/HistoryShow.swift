@@ -23,17 +23,23 @@ extension XPB.History {
 
         func run() throws {
             try reportingFailures {
-                let store = try history.open()
-                let snapshot = try HistoryOptions.mapping { try store.snapshot(at: index) }
-                let bytes = try Show.bytes(of: snapshot, type: type, index: index)
+                let store = try history.open(readOnly: true)
+                // Only the representations that can answer are read: a missing file of
+                // another one does not stand in the way.
+                let outline = try HistoryOptions.mapping { try store.outline(at: index) }
+                let candidates = try Show.candidates(in: outline, type: type)
+                let snapshot = try HistoryOptions.mapping { try store.snapshot(at: index, targets: candidates) }
+                let bytes = try Show.bytes(of: snapshot, type: type, index: index, offered: outline)
                 try writeToStdout(bytes)
             }
         }
 
         /// The bytes `type` names in `snapshot` (its text when nil): an exact target first, then a
         /// representation of that UTI, then one that conforms to it.
-        static func bytes(of snapshot: SelectionSnapshot, type: String?, index: Int) throws(CommandFailure) -> [UInt8] {
-            let offered = snapshot.representations.map(\.target).joined(separator: ", ")
+        static func bytes(
+            of snapshot: SelectionSnapshot, type: String?, index: Int, offered outline: [SelectionSnapshot.Representation]? = nil
+        ) throws(CommandFailure) -> [UInt8] {
+            let offered = (outline ?? snapshot.representations).map(\.target).joined(separator: ", ")
             guard let type else {
                 if let text = snapshot.text { return Array(text.utf8) }
                 throw CommandFailure("history entry \(index) has no text; choose one of its types with -t: \(offered)", exitCode: 1)
@@ -49,6 +55,19 @@ extension XPB.History {
                 return match.bytes
             }
             throw CommandFailure("history entry \(index) has no \(type); it has: \(offered)", exitCode: 1)
+        }
+
+        /// The targets of `outline` that `bytes(of:type:index:)` may answer `type` with: the
+        /// text ones, an exact target, and those of that UTI or conforming to it.
+        static func candidates(in outline: [SelectionSnapshot.Representation], type: String?) throws(CommandFailure) -> Set<String> {
+            let textTargets: Set<String> = ["UTF8_STRING", "text/plain;charset=utf-8", "text/plain", "STRING", "TEXT"]
+            let targets = Set(outline.map(\.target))
+            guard let type else { return targets.intersection(textTargets) }
+            if targets.contains(type) { return [type] }
+            let wanted = try TypeArgumentParsing.resolve(type)
+            var chosen = Set(outline.filter { $0.uniformType?.conforms(to: wanted) == true }.map(\.target))
+            if wanted.conforms(to: .plainText) { chosen.formUnion(targets.intersection(textTargets)) }
+            return chosen
         }
     }
 }

@@ -9,6 +9,11 @@ struct PastePlan {
     /// The target and the type its bytes become.
     var plan: ReadPlan
 
+    /// A plan already chosen.
+    init(plan: ReadPlan) {
+        self.plan = plan
+    }
+
     /// Chooses among the owner's targets: the one `typeArgument` names (a parent type such as
     /// `public.image` picks the owner's best conforming target), else the best text, else the
     /// first target.

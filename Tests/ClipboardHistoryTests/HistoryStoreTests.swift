@@ -255,6 +255,112 @@ import XTestSupport
         }
     }
 
+    @Test func openingAndReadingNeverWaitForTheWritersLock() throws {
+        let scratch = Scratch()
+        let seeded = try HistoryStore(directory: scratch.history)
+        try seeded.record(Self.text("listed while the daemon writes"))
+        // Another process (the daemon, mid-write) holds the writer's lock until this test is done.
+        let held = open(scratch.history + "/lock", O_RDWR | O_CLOEXEC)
+        #expect(held >= 0)
+        #expect(flock(held, LOCK_EX) == 0)
+        let released = Atomic(false)
+        // Released in 20 s if an open waits for it (the failure), else once the test is done.
+        let releaser = Thread {
+            sleep(20)
+            released.set(true)
+            close(held)
+        }
+        releaser.start()
+        let reader = try HistoryStore(directory: scratch.history, readOnly: true)
+        #expect(try reader.entries().map(\.text) == ["listed while the daemon writes"])
+        #expect(try reader.snapshot(at: 0) == Self.text("listed while the daemon writes"))
+        #expect(!released.value, "a read-only open waited for the writer's lock")
+        // A read-write open skips the sweep of unused files rather than wait for it.
+        let writer = try HistoryStore(directory: scratch.history)
+        #expect(try writer.count() == 1)
+        #expect(!released.value, "a read-write open waited for the writer's lock to sweep")
+        #expect(throws: HistoryError.self) { try reader.delete(at: 0) }
+    }
+
+    @Test func deleteAndClearLeaveNoDeletedWordOnDisk() throws {
+        let scratch = Scratch()
+        let store = try HistoryStore(directory: scratch.history)
+        // A second connection, as `xpb history` next to the daemon.
+        let reader = try HistoryStore(directory: scratch.history, readOnly: true)
+        for n in 0..<20 { try store.record(Self.text("filler entry number \(n) with common words")) }
+        let secret = "zqxwvplumbago"
+        try store.record(Self.text("my password is \(secret) do not keep"))
+        for n in 20..<25 { try store.record(Self.text("filler entry number \(n) with common words")) }
+        #expect(try reader.search(secret).count == 1)
+        func filesHolding(_ word: String) -> [String] {
+            Self.files(under: scratch.history).filter { file in
+                guard let data = FileManager.default.contents(atPath: file) else { return false }
+                return data.range(of: Data(word.utf8)) != nil
+            }
+        }
+        #expect(!filesHolding(secret).isEmpty, "the word is on disk before the delete")
+        try store.delete(at: 5)
+        #expect(try reader.search(secret).isEmpty)
+        #expect(try store.count() == 25)
+        #expect(filesHolding(secret) == [], "the deleted entry's word is still on disk")
+
+        let other = "yqjfrobnicate"
+        try store.record(Self.text("another \(other) entry"))
+        #expect(!filesHolding(other).isEmpty)
+        try store.clear()
+        #expect(filesHolding(other) == [], "a cleared entry's word is still on disk")
+        #expect(filesHolding("filler") == [])
+    }
+
+    @Test func aBridgesOriginMarkerIsNeverKept() throws {
+        let scratch = Scratch()
+        let store = try HistoryStore(directory: scratch.history)
+        var bridged = Self.text("from the far side")
+        bridged.representations.append(.init(target: "_XPB_BRIDGE_ORIGIN", type: "_XPB_BRIDGE_ORIGIN", bytes: Array("origin 7 gen 3".utf8)))
+        #expect(try store.record(bridged))
+        #expect(try store.snapshot(at: 0) == Self.text("from the far side"))
+        #expect(try store.entries()[0].targets == ["UTF8_STRING", "text/plain;charset=utf-8"])
+        // The same text copied locally is the same entry.
+        try store.record(Self.text("from the far side"))
+        #expect(try store.count() == 1)
+        // A snapshot of nothing but the marker is nothing to keep.
+        #expect(try !store.record(SelectionSnapshot(representations: [
+            .init(target: "_XPB_BRIDGE_ORIGIN", type: "_XPB_BRIDGE_ORIGIN", bytes: [1, 2, 3])
+        ])))
+    }
+
+    @Test func aMissingFileSpoilsOnlyItsOwnRepresentation() throws {
+        let scratch = Scratch()
+        let store = try HistoryStore(directory: scratch.history, limits: .init(inlineThreshold: 100))
+        let image = Self.binary(1000, seed: 4)
+        try store.record(SelectionSnapshot(representations: [
+            .init(target: "image/png", type: "image/png", bytes: image),
+            .init(target: "UTF8_STRING", type: "UTF8_STRING", bytes: Array("caption".utf8)),
+        ]))
+        for file in Self.files(under: scratch.history + "/blobs") { unlink(file) }
+        #expect(try store.snapshot(at: 0, targets: ["UTF8_STRING"]).text == "caption")
+        #expect(try store.outline(at: 0).map(\.target) == ["image/png", "UTF8_STRING"])
+        #expect(throws: HistoryError.self) { try store.snapshot(at: 0) }
+        #expect(throws: HistoryError.self) { try store.snapshot(at: 0, targets: ["image/png"]) }
+    }
+
+    @Test func contentByIDOutlivesNewerEntries() throws {
+        let scratch = Scratch()
+        let store = try HistoryStore(directory: scratch.history)
+        try store.record(Self.text("picked"))
+        let id = try store.entries()[0].id
+        try store.record(Self.text("copied while the menu was open"))
+        #expect(try store.content(id: id).entries.map(\.target) == ["UTF8_STRING", "text/plain;charset=utf-8"])
+        try store.delete(at: 1)
+        do {
+            _ = try store.content(id: id)
+            Issue.record("no error for a deleted id")
+        } catch let error as HistoryError {
+            #expect(error.isMissingEntry)
+            #expect(error.message == "history entry #\(id) is gone (deleted, or dropped as the history grew)")
+        }
+    }
+
     @Test func textIsCutOnACharacterBoundaryForListings() throws {
         let scratch = Scratch()
         let store = try HistoryStore(directory: scratch.history)
@@ -334,4 +440,13 @@ import XTestSupport
 
 extension FileManager {
     fileprivate func subpathsOrEmpty(_ path: String) -> [String] { (try? subpathsOfDirectory(atPath: path)) ?? [] }
+}
+
+/// A flag shared with another thread.
+final class Atomic: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Bool
+    init(_ value: Bool) { stored = value }
+    var value: Bool { lock.withLock { stored } }
+    func set(_ value: Bool) { lock.withLock { stored = value } }
 }

@@ -107,15 +107,22 @@ import XTestSupport
             .init(target: "UTF8_STRING", type: "UTF8_STRING", bytes: Array("small".utf8)),
             .init(target: "application/octet-stream", type: "application/octet-stream", bytes: big),
             .init(target: "text/html", type: "text/html", bytes: Array("<i>small</i>".utf8)),
+            .init(target: "image/png", type: "image/png", bytes: big),
         ]).content
         let owner = try ThreadOwner(display: x.display, selection: "XPB_SNAPSHOT_C", content: content)
         let reader = try reader()
         let selection = reader.connection.atom("XPB_SNAPSHOT_C")
         let capped = try #require(try SelectionSnapshot.capture(selection, with: reader, sizeLimit: 1 << 20))
         #expect(capped.representations.map(\.target) == ["UTF8_STRING", "text/html"])
+        // Two representations that fit alone but not together: one is left out, and no more
+        // than the limit is ever kept.
+        let shared = try #require(try SelectionSnapshot.capture(selection, with: reader, sizeLimit: 3 << 20))
+        #expect(shared.size <= 3 << 20)
+        #expect(shared.representations.map(\.target).contains("UTF8_STRING"))
+        #expect(shared.representations.filter { $0.bytes.count == big.count }.count == 1, "\(shared.representations.map(\.target))")
         let whole = try #require(try SelectionSnapshot.capture(selection, with: reader))
         await owner.stop()
-        #expect(whole.representations.map(\.target) == ["UTF8_STRING", "application/octet-stream", "text/html"])
+        #expect(whole.representations.map(\.target) == ["UTF8_STRING", "application/octet-stream", "text/html", "image/png"])
     }
 
     @Test(arguments: [

@@ -115,7 +115,9 @@ struct HistoryCommandTests {
         #expect(try (JSONSerialization.jsonObject(with: limited.stdout) as? [Any])?.count == 1)
 
         let menu = try await runHistory(x, ["--menu"], history.path)
-        expectOutput(menu, Data("0  newest \"quoted\"\n1  [public.png, 4 B]\n2  first line second line\n".utf8))
+        let ids = array.map { $0["id"] as? Int ?? -1 }
+        expectOutput(
+            menu, Data("#\(ids[0])  newest \"quoted\"\n#\(ids[1])  [public.png, 4 B]\n#\(ids[2])  first line second line\n".utf8))
     }
 
     @Test("a --menu line piped to restore --from-menu restores that entry (the dmenu/fzf pipe)")
@@ -126,9 +128,17 @@ struct HistoryCommandTests {
         try history.recordText("newer entry")
         let menu = try await runHistory(x, ["--menu"], history.path)
         let chosen = try #require(menu.stdoutText.split(separator: "\n").last)  // what a picker prints
-        #expect(chosen == "1  older entry")
+        let olderID = try history.store.entries()[1].id
+        #expect(chosen == "#\(olderID)  older entry")
+        // Copies recorded while the menu is open shift the indexes, not the ids.
+        try history.recordText("copied while the menu was open")
+        try history.recordText("and another")
         expectSuccess(try await runHistory(x, ["restore", "--from-menu"], history.path, stdin: .pipe(Data((chosen + "\n").utf8))))
         expectOutput(try await x.xpb(["paste"]), Data("older entry".utf8))
+        // An entry deleted meanwhile: one line, exit 1, the clipboard untouched.
+        expectSuccess(try await runHistory(x, ["delete", "3"], history.path))
+        let stale = try await runHistory(x, ["restore", "--from-menu"], history.path, stdin: .pipe(Data((chosen + "\n").utf8)))
+        #expect(stale.status == 1 && stale.stderr == "xpb: history entry #\(olderID) is gone (deleted, or dropped as the history grew)\n", "\(stale)")
         // A picker closed without a choice prints nothing.
         expectXpbError(try await runHistory(x, ["restore", "--from-menu"], history.path, stdin: .pipe(Data())))
         expectXpbError(try await runHistory(x, ["restore", "--from-menu"], history.path, stdin: .pipe(Data("garbage\n".utf8))))
@@ -168,6 +178,41 @@ struct HistoryCommandTests {
         expectSuccess(try await runHistory(x, ["clear"], history.path))
         expectXpbError(try await runHistory(x, [], history.path), "an empty history")
         #expect(try history.store.count() == 0)
+    }
+
+    @Test("show -t TYPE reads only that representation: another one's missing file is no failure")
+    func showReadsOnlyWhatIsAsked() async throws {
+        let x = try XSession.require()
+        let history = History()
+        try history.store.record(SelectionSnapshot(representations: [
+            .init(target: "image/png", type: "image/png", bytes: [UInt8](repeating: 0x89, count: 100 << 10)),
+            .init(target: "text/html", type: "text/html", bytes: Array("<b>caption</b>".utf8)),
+            .init(target: "UTF8_STRING", type: "UTF8_STRING", bytes: Array("caption".utf8)),
+        ]))
+        for file in subpathsOrEmptyFiles(history.path + "/blobs") { unlink(file) }
+        expectOutput(try await runHistory(x, ["show", "0"], history.path), Data("caption".utf8))
+        expectOutput(try await runHistory(x, ["show", "0", "-t", "text/html"], history.path), Data("<b>caption</b>".utf8))
+        expectOutput(try await runHistory(x, ["show", "0", "-t", "public.html"], history.path), Data("<b>caption</b>".utf8))
+        expectOutput(try await runHistory(x, ["show", "0", "-t", "UTF8_STRING"], history.path), Data("caption".utf8))
+        let image = try await runHistory(x, ["show", "0", "-t", "image/png"], history.path)
+        expectXpbError(image, status: 2, "the image's file is gone")
+        #expect(image.stderr.contains("history entry 0 is damaged"), "\(image)")
+    }
+
+    @Test("listing, showing and restoring never wait for the writer's lock (the daemon mid-write)")
+    func readersDoNotWaitForTheWriter() async throws {
+        let x = try XSession.require()
+        let history = History()
+        try history.recordText("read while locked")
+        let held = open(history.path + "/lock", O_RDWR | O_CLOEXEC)
+        #expect(held >= 0 && flock(held, LOCK_EX) == 0)
+        defer { close(held) }
+        // Each would time out (60 s) if it waited for the lock held until the test ends.
+        expectSuccess(try await runHistory(x, ["--limit", "1"], history.path))
+        expectOutput(try await runHistory(x, ["show", "0"], history.path), Data("read while locked".utf8))
+        expectSuccess(try await runHistory(x, ["search", "read"], history.path))
+        expectSuccess(try await runHistory(x, ["restore", "0"], history.path))
+        expectOutput(try await x.xpb(["paste"]), Data("read while locked".utf8))
     }
 
     @Test("a missing history, an empty one and bad indexes: one xpb: line, exit 1")
@@ -222,4 +267,12 @@ extension XSession {
 
 extension FileManager {
     fileprivate func subpathsOrEmpty(_ path: String) -> [String] { (try? subpathsOfDirectory(atPath: path)) ?? [] }
+}
+
+/// Every regular file under `path`.
+private func subpathsOrEmptyFiles(_ path: String) -> [String] {
+    FileManager.default.subpathsOrEmpty(path).map { path + "/" + $0 }.filter { file in
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory) && !isDirectory.boolValue
+    }
 }

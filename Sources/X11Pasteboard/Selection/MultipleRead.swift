@@ -7,8 +7,8 @@ final class MultipleRead: Conversation {
     let selection: XAtom
     let targets: [XAtom]
     let timeout: Duration
-    /// The most bytes one target may bring; past it, that target fails alone.
-    let byteLimit: Int
+    /// The bytes all targets may bring together; the target that would pass it fails alone.
+    let budget: ByteBudget
     private let listProperty: XAtom
     private let properties: [XAtom]
     private var collected: [[UInt8]]
@@ -53,9 +53,9 @@ final class MultipleRead: Conversation {
     }
 
     /// Prepares the read of `targets`; `start()` sends it.
-    init(connection: XConnection, selection: XAtom, targets: [XAtom], timeout: Duration, byteLimit: Int = .max) {
+    init(connection: XConnection, selection: XAtom, targets: [XAtom], timeout: Duration, budget: ByteBudget = ByteBudget(.max)) {
         self.connection = connection
-        self.byteLimit = byteLimit
+        self.budget = budget
         self.selection = selection
         self.targets = targets
         self.timeout = timeout
@@ -141,13 +141,12 @@ final class MultipleRead: Conversation {
                 timeout: timeout
             ) { [weak self] bytes in
                 guard let self else { return }
-                guard collected[index].count + bytes.count <= byteLimit else { throw PasteboardError.tooLarge(byteLimit) }
-                collected[index].append(contentsOf: bytes)
+                try budget.append(bytes, to: &collected[index])
             }
             part.onFinish = { [weak self] in self?.notifyIfFinished() }
             part.onAnnouncedSize = { [weak self] size in
                 guard let self else { return }
-                collected[index].reserveCapacity(SelectionRead.reservation(forAnnounced: size, limit: byteLimit))
+                collected[index].reserveCapacity(SelectionRead.reservation(forAnnounced: size, limit: budget.remaining))
             }
             parts[index] = part
             part.takeAnswer()

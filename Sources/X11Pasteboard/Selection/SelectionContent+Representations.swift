@@ -41,4 +41,28 @@ extension SelectionContent {
         }
         self.init(entries: entries, isSensitive: isSensitive)
     }
+
+    /// The content `init(representations: [(.utf8PlainText, utf8)])` makes, made without the
+    /// type table, which the everyday copy of text must not load (see
+    /// `ContentSniffer.isUTF8PlainText`). `utf8` must be valid UTF-8.
+    public init(utf8Text utf8: [UInt8], isSensitive: Bool = false) {
+        var entries: [Entry] = []
+        for target in XTargetCrosswalk.textOfferTargets {
+            if utf8.count <= Self.eagerConversionLimit {
+                guard let encoded = XTargetCrosswalk.encodeUTF8Text(utf8, asTarget: target) else { continue }
+                entries.append(Entry(target: target, value: ServedValue(bytes: encoded.bytes, type: encoded.replyType, format: encoded.format)))
+            } else {
+                entries.append(Entry(target: target) {
+                    XTargetCrosswalk.encodeUTF8Text(utf8, asTarget: target).map {
+                        ServedValue(bytes: $0.bytes, type: $0.replyType, format: $0.format)
+                    }
+                })
+            }
+        }
+        if isSensitive {
+            let hint = Self.passwordManagerHintTarget
+            entries.append(Entry(target: hint, value: ServedValue(bytes: Array(ConcealedContent.hintValue.utf8), type: hint)))
+        }
+        self.init(entries: entries, isSensitive: isSensitive)
+    }
 }

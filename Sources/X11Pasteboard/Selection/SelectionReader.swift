@@ -63,8 +63,9 @@ public struct SelectionReader {
     /// `viaMultiple` (the owner listed it in TARGETS; Qt and GTK do), else as conversions that
     /// run side by side. Each target gets its own result, in order.
     ///
-    /// A target that brings more than `byteLimit` bytes fails alone (`.outputFailed`), its
-    /// transfer abandoned as soon as it passes the limit.
+    /// Together the targets bring at most `byteLimit` bytes: a target whose bytes would pass it
+    /// fails alone (`.outputFailed`), its transfer abandoned at once and what it had taken given
+    /// back to the others.
     ///
     /// - Throws: only `.connectionLost`; every other failure is that target's result.
     public func read(
@@ -72,29 +73,54 @@ public struct SelectionReader {
     ) throws(PasteboardError) -> [Result<ConvertedValue, PasteboardError>] {
         if targets.isEmpty { return [] }
         if viaMultiple && targets.count > 1 {
-            let multiple = MultipleRead(connection: connection, selection: selection, targets: targets, timeout: timeout, byteLimit: byteLimit)
+            let multiple = MultipleRead(
+                connection: connection, selection: selection, targets: targets, timeout: timeout, budget: ByteBudget(byteLimit))
             multiple.start()
             try connection.events.pump(until: { multiple.isFinished })
             // An owner that lists MULTIPLE but refuses it still converts one target at a time.
             if multiple.failure?.code != .targetNotOffered, let results = multiple.results { return results }
         }
-        let reads = collectingReads(of: selection, targets: targets, byteLimit: byteLimit)
+        let reads = collectingReads(of: selection, targets: targets, budget: ByteBudget(byteLimit))
         reads.forEach { $0.read.start() }
         try connection.events.pump(until: { reads.allSatisfy { $0.read.isFinished } })
         return reads.map(\.outcome)
     }
 
     /// One read per target, each collecting its bytes, not started yet.
-    func collectingReads(of selection: XAtom, targets: [XAtom], byteLimit: Int = .max) -> [CollectingRead] {
+    func collectingReads(of selection: XAtom, targets: [XAtom], budget: ByteBudget = ByteBudget(.max)) -> [CollectingRead] {
         targets.map { target in
             let collector = Collector()
             let read = SelectionRead(connection: connection, selection: selection, target: target, timeout: timeout) {
-                guard collector.bytes.count + $0.count <= byteLimit else { throw PasteboardError.tooLarge(byteLimit) }
-                collector.bytes.append(contentsOf: $0)
+                try budget.append($0, to: &collector.bytes)
             }
-            read.onAnnouncedSize = { collector.bytes.reserveCapacity(SelectionRead.reservation(forAnnounced: $0, limit: byteLimit)) }
+            read.onAnnouncedSize = { collector.bytes.reserveCapacity(SelectionRead.reservation(forAnnounced: $0, limit: budget.remaining)) }
             return CollectingRead(read: read, collector: collector)
         }
+    }
+}
+
+/// The bytes several reads may keep together.
+final class ByteBudget {
+    /// What the whole budget was.
+    let limit: Int
+    /// What is left of it.
+    private(set) var remaining: Int
+
+    init(_ limit: Int) {
+        self.limit = limit
+        remaining = limit
+    }
+
+    /// Appends `bytes` to `collected` if the budget has room; else gives back what `collected`
+    /// had taken, empties it and throws: that read is abandoned, the others go on.
+    func append(_ bytes: UnsafeRawBufferPointer, to collected: inout [UInt8]) throws(PasteboardError) {
+        guard bytes.count <= remaining else {
+            remaining += collected.count
+            collected = []
+            throw PasteboardError.tooLarge(limit)
+        }
+        remaining -= bytes.count
+        collected.append(contentsOf: bytes)
     }
 }
 

@@ -5,8 +5,9 @@ extension SelectionSnapshot {
     /// protocol targets), in one `MULTIPLE` round trip when the owner offers it, else side by
     /// side, and records each answer's target, type, format and bytes.
     ///
-    /// Representations that would take the total past `sizeLimit` bytes are left out (a read is
-    /// abandoned as soon as it passes the limit), and so are targets the owner refuses. Content
+    /// The reads share one budget of `sizeLimit` bytes: a representation that would take the
+    /// total past it is left out (its read abandoned as soon as it would pass it, so no more
+    /// than `sizeLimit` is ever held), and so are targets the owner refuses. Content
     /// marked secret is not read at all: the result is nil. A secret hint that cannot be read
     /// counts as a secret.
     ///
@@ -26,10 +27,8 @@ extension SelectionSnapshot {
         let results = try reader.read(
             selection, targets: connection.atoms(offer.targets), viaMultiple: offer.supportsMultiple, byteLimit: sizeLimit)
         var representations: [Representation] = []
-        var total = 0
         for (target, result) in zip(offer.targets, results) {
-            guard case let .success(value) = result, total + value.bytes.count <= sizeLimit else { continue }
-            total += value.bytes.count
+            guard case let .success(value) = result else { continue }
             representations.append(
                 Representation(target: target, type: connection.name(of: value.type) ?? target, format: value.format, bytes: value.bytes))
         }
