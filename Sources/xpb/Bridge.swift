@@ -1,5 +1,6 @@
 import ArgumentParser
 import Glibc
+import Synchronization
 import SystemPackage
 import UniformTypes
 import X11Pasteboard
@@ -15,7 +16,8 @@ extension XPB {
                 copy on either side becomes the other side's selection, every representation. \
                 Content up to 1 MiB in all travels at once; larger content is announced, the far \
                 side takes the selection with its targets, and the bytes cross only when someone \
-                pastes there. Secret content never crosses. End of the stream ends the bridge (exit 0).
+                pastes there. Secret content never crosses. End of the stream or SIGTERM ends the bridge \
+                (exit 0), handing the CLIPBOARD it serves to the clipboard manager.
 
                 --ssh [USER@]HOST runs `xpb bridge` on HOST through ssh and connects the two: xpb \
                 must be on HOST's PATH. Options after -- go to ssh.
@@ -45,8 +47,11 @@ extension XPB {
         @Flag(help: "Only take the far side's changes; send nothing.")
         var receiveOnly = false
 
-        @Option(help: ArgumentHelp("The largest content bridged, in bytes (default 256 MiB); both sides should agree.", valueName: "bytes"))
+        @Option(help: ArgumentHelp("The largest content bridged, in bytes (default 256 MiB, at most 4 GiB); both sides should agree.", valueName: "bytes"))
         var maxSize: Int = 256 << 20
+
+        /// The largest `--max-size` taken.
+        static let largestMaxSize = 4 << 30
 
         /// ArgumentParser puts the words after `--` at the end of the one positional array
         /// (it allows no second one): as many as the command line has after its `--`.
@@ -65,6 +70,9 @@ extension XPB {
         func validate() throws {
             if sendOnly && receiveOnly { throw ValidationError("--send-only and --receive-only exclude each other") }
             if maxSize < 1 { throw ValidationError("--max-size needs a positive number of bytes") }
+            // Beyond this, a frame's length no longer fits memory anyone has, and 2^63 - 1 would
+            // overflow the frame limit (the size plus room for names).
+            if maxSize > Self.largestMaxSize { throw ValidationError("--max-size is at most \(Self.largestMaxSize) bytes (4 GiB)") }
             if selections.contains(where: \.isEmpty) { throw ValidationError("a selection name cannot be empty") }
             if ssh?.isEmpty == true { throw ValidationError("--ssh needs a host") }
             if ssh == nil && (remoteDisplay != nil || !sshOptions.isEmpty) {
@@ -114,6 +122,14 @@ final class BridgeSession {
     let announced = AnnouncedContent()
     let fetches: RemoteFetches
     let inbox: Mailbox<Publication>
+    /// Ends the bridge properly from the stream's or the writer's thread.
+    let stopping: Stopping
+    /// Whether the far side said hello yet (set by the stream's thread).
+    let greeting = Greeting()
+    /// The far side's origin id (set by the stream's thread).
+    let received = ReceivedOffers()
+    /// The offers that crossed the stream each way, to weigh copies made on both sides at once.
+    let crossing = CrossingCopies()
 
     init(
         connection: XConnection, selections: [String], maxSize: Int, sendOnly: Bool, receiveOnly: Bool,
@@ -135,13 +151,29 @@ final class BridgeSession {
         // writer and reader. 1 MiB (Linux's default cap for users) is 64 of them. Not a pipe, or
         // not allowed: nothing changes. 1031 is F_SETPIPE_SZ, which the Glibc module leaves out.
         for descriptor in [input, output] { _ = fcntl(descriptor, 1031, Int32(1 << 20)) }
-        writer = FrameWriter(descriptor: output)
+        let greeting = self.greeting
+        let stopping = Stopping()
+        self.stopping = stopping
+        writer = FrameWriter(descriptor: output) {
+            // The peer went away. Once greeted, that is the end of the stream: quietly.
+            if greeting.greeted { stopping.stop() }
+            // Before its hello, the reader is about to see the stream end too and says why
+            // (ssh's exit status): this thread must not end the process first with status 0.
+            sleep(5)
+            if greeting.greeted { stopping.stop() }
+            StandardError.write("xpb: bridge: the other side closed the stream before it said hello\n")
+            _exit(1)
+        }
         inbox = try Mailbox<Publication>()
         fetches = RemoteFetches(writer: writer, inbox: inbox)
+        stopping.session = (fetches, inbox)
     }
 
-    /// Bridges until the stream ends (exit 0) or breaks (one line, exit 1).
+    /// Bridges until the stream ends or a termination signal comes (CLIPBOARD goes to the
+    /// clipboard manager, exit 0) or the stream breaks (one line, exit 1).
     func run() throws(CommandFailure) -> Never {
+        SyncStop.onTerminationSignals(waking: [inbox])
+        side.accepts = { [unowned self] in accepts($0) }
         writer.send(.hello(version: BridgeFrame.version, origin: origin))
         let reader = StreamReader(session: self)
         BackgroundThread.start { reader.run() }
@@ -150,6 +182,8 @@ final class BridgeSession {
         } catch {
             throw CommandFailure(error)
         }
+        // _exit: the stream's thread is still running, and exit's handlers would close what it uses.
+        _exit(0)
     }
 
     /// Sends a local change to the far side, unless it came from there (or round a ring).
@@ -157,18 +191,31 @@ final class BridgeSession {
         var offerOrigin = origin
         let offerGeneration: UInt64
         if let marker = snapshot.representation(forTarget: BridgeOffer.originTarget),
-            let named = BridgeOffer.origin(fromMarker: marker.bytes)
+            let named = BridgeOffer.origin(fromMarker: marker.bytes),
+            named.owner == side.capturedOwner
         {
-            // Content another bridge here took from afar: forwarded under its first name.
+            // Content another bridge here took from afar, served by that bridge's window:
+            // forwarded under its first name. The same marker served by any other window (a
+            // history restore, a manager that kept every target) is an old name: a new copy.
             if named.origin == origin { return }
-            (offerOrigin, offerGeneration) = named
+            (offerOrigin, offerGeneration) = (named.origin, named.generation)
         } else {
             generation += 1
             offerGeneration = generation
         }
-        let offer = BridgeOffer(snapshot: snapshot, origin: offerOrigin, generation: offerGeneration, selection: selection)
-        announced.keep(snapshot, generation: offerGeneration, as: selection)
+        let seen = crossing.sending(selection)
+        let offer = BridgeOffer(snapshot: snapshot, origin: offerOrigin, generation: offerGeneration, seen: seen, selection: selection)
+        announced.keep(snapshot, origin: offerOrigin, generation: offerGeneration, as: selection)
         writer.send(.offer(offer))
+    }
+
+    /// Whether to take an offer from afar (on the X thread). Two copies cross when each side
+    /// sent its offer before the other's arrived: both sides must then keep the same one, that
+    /// of the bridge with the higher origin id. An offer this side had already received when it
+    /// sent its own later copy is older than that copy, which the far side takes.
+    func accepts(_ publication: Publication) -> Bool {
+        guard let stamp = publication.stamp else { return true }
+        return crossing.accepts(stamp, for: publication.selection, winsCrossing: origin > received.peerOrigin)
     }
 
     /// What this side serves for a far-side offer: the bytes that came with it, a request to
@@ -177,19 +224,20 @@ final class BridgeSession {
         let fetches = self.fetches
         // Used only inside conversions, which run on the connection's thread.
         let connection = ConnectionHandOff(connection: side.connection)
+        let side = SideHandOff(side: self.side, inbox: inbox)
         var entries = offer.items.map { item in
             if let bytes = item.bytes {
                 return SelectionContent.Entry(target: item.target, value: ServedValue(bytes: bytes, type: item.type, format: item.format))
             }
             return SelectionContent.Entry(target: item.target) {
                 fetches.fetch(
-                    generation: offer.generation, selection: offer.selection, target: item.target, timeout: .seconds(5),
-                    serving: connection.connection
+                    origin: offer.origin, generation: offer.generation, selection: offer.selection, target: item.target, timeout: .seconds(5),
+                    serving: connection.connection, takeInbox: side.takeInbox
                 ).map { ServedValue(bytes: $0, type: item.type, format: item.format) }
             }
         }
         entries.append(SelectionContent.Entry(
-            target: BridgeOffer.originTarget, value: ServedValue(bytes: offer.originMarker, type: "STRING")))
+            target: BridgeOffer.originTarget, value: ServedValue(bytes: offer.originMarker(owner: side.side.connection.window), type: "STRING")))
         return SelectionContent(entries: entries)
     }
 }
@@ -208,13 +256,15 @@ private struct StreamReader: @unchecked Sendable {
         do throws(BridgeProtocolError) {
             while let frame = try reader.next() {
                 switch frame {
-                case let .hello(version, _):
+                case let .hello(version, peerOrigin):
                     guard version == BridgeFrame.version else {
                         throw BridgeProtocolError("the other side speaks protocol version \(version); this xpb speaks \(BridgeFrame.version)")
                     }
                     greeted = true
-                case .bye:
-                    _exit(0)
+                    session.received.peerOrigin = peerOrigin
+                    session.greeting.greeted = true
+                case .bye where greeted:
+                    session.stopping.stop()
                 default:
                     guard greeted else { throw BridgeProtocolError("the other side did not start with a hello") }
                     handle(frame)
@@ -228,25 +278,76 @@ private struct StreamReader: @unchecked Sendable {
             StandardError.write("xpb: bridge: \(peer.describeEnd())\n")
             _exit(1)
         }
-        // _exit: the X thread is still running, and exit's handlers would close its display
-        // under it.
-        _exit(0)
+        session.stopping.stop()
     }
 
     private func handle(_ frame: BridgeFrame) {
         switch frame {
         case let .offer(offer):
+            let index = session.crossing.receivedOne()
             guard !session.sendOnly, session.names.contains(offer.selection), offer.origin != session.origin,
                 !offer.isSensitive
             else { return }
-            session.inbox.post(Publication(selection: offer.selection, content: session.content(for: offer)))
-        case let .request(generation, selection, target):
-            let bytes = session.receiveOnly ? nil : session.announced.bytes(generation: generation, selection: selection, target: target)
-            session.writer.send(.data(generation: generation, selection: selection, target: target, bytes: bytes))
-        case let .data(generation, selection, target, bytes):
-            session.fetches.deliver(generation: generation, selection: selection, target: target, bytes: bytes)
+            session.inbox.post(Publication(
+                selection: offer.selection, content: session.content(for: offer), stamp: CopyStamp(index: index, seen: offer.seen)))
+        case let .request(origin, generation, selection, target):
+            let bytes = session.receiveOnly
+                ? nil : session.announced.bytes(origin: origin, generation: generation, selection: selection, target: target)
+            session.writer.send(.data(origin: origin, generation: generation, selection: selection, target: target, bytes: bytes))
+        case let .data(origin, generation, selection, target, bytes):
+            session.fetches.deliver(origin: origin, generation: generation, selection: selection, target: target, bytes: bytes)
         case .hello, .bye:
             break
         }
+    }
+}
+
+/// Whether the far side has greeted, for the writer's thread to read.
+final class Greeting: Sendable {
+    private let value = Atomic(false)
+
+    var greeted: Bool {
+        get { value.load(ordering: .acquiring) }
+        set { value.store(newValue, ordering: .releasing) }
+    }
+}
+
+/// A side and its inbox, for a paste waiting on the connection's thread (inside a conversion)
+/// to take the far side's new copies meanwhile.
+struct SideHandOff: @unchecked Sendable {
+    let side: SyncSide
+    let inbox: Mailbox<Publication>
+
+    /// Takes what the inbox holds (on the connection's thread).
+    func takeInbox() {
+        side.take(inbox)
+    }
+}
+
+/// What the stream's thread learnt for the X thread: the far side's origin id.
+final class ReceivedOffers: Sendable {
+    private let origin = Atomic<UInt64>(0)
+
+    /// The far side's origin id (0 before its hello).
+    var peerOrigin: UInt64 {
+        get { origin.load(ordering: .acquiring) }
+        set { origin.store(newValue, ordering: .releasing) }
+    }
+}
+
+/// The end of a bridge's stream, from the thread that noticed it: pastes still waiting for the
+/// far side are refused, and the X thread is asked to stop (it hands CLIPBOARD to the clipboard
+/// manager, then ends the process). The calling thread waits for that.
+final class Stopping: @unchecked Sendable {
+    /// Set once, before any thread can call `stop`.
+    var session: (fetches: RemoteFetches, inbox: Mailbox<Publication>)?
+
+    func stop() -> Never {
+        session?.fetches.close()
+        SyncStop.request(waking: session.map { [$0.inbox] } ?? [])
+        // The X thread ends the process once the hand-off is done (at most a few seconds);
+        // should it not, this one does.
+        sleep(15)
+        _exit(0)
     }
 }

@@ -10,10 +10,13 @@ final class FrameWriter: Sendable {
     private let queue = Mutex<[(head: [UInt8], tail: [UInt8])]>([])
     private let ready = CountingSemaphore()
     private let descriptor: Int32
+    private let failed: @Sendable () -> Void
 
-    /// A writer to `descriptor`; a failed write (the peer went away) ends the process quietly.
-    init(descriptor: Int32) {
+    /// A writer to `descriptor`; after a failed write (the peer went away) it calls `failed`
+    /// and writes nothing more.
+    init(descriptor: Int32, failed: @escaping @Sendable () -> Void) {
         self.descriptor = descriptor
+        self.failed = failed
         BackgroundThread.start { [self] in drain() }
     }
 
@@ -30,8 +33,10 @@ final class FrameWriter: Sendable {
             guard let parts = queue.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else { continue }
             let written = parts.head.withUnsafeBytes { FileDescriptorIO.writeAll(descriptor, $0) }
                 && parts.tail.withUnsafeBytes { FileDescriptorIO.writeAll(descriptor, $0) }
-            // EOF on the stream in either direction ends the bridge without a word.
-            if !written { _exit(0) }
+            if !written {
+                failed()
+                return
+            }
         }
     }
 }
@@ -55,20 +60,20 @@ final class CountingSemaphore: @unchecked Sendable {
     }
 }
 
-/// What this side announced without sending: the last snapshot of each selection, by
-/// generation, for the far side's requests (answered from the stream's thread).
+/// What this side announced without sending: the last snapshot of each selection, by copy
+/// (origin, generation), for the far side's requests (answered from the stream's thread).
 final class AnnouncedContent: Sendable {
-    private let latest = Mutex<[String: (generation: UInt64, snapshot: SelectionSnapshot)]>([:])
+    private let latest = Mutex<[String: (origin: UInt64, generation: UInt64, snapshot: SelectionSnapshot)]>([:])
 
     /// Keeps `snapshot` as `selection`'s content, replacing the last.
-    func keep(_ snapshot: SelectionSnapshot, generation: UInt64, as selection: String) {
-        latest.withLock { $0[selection] = (generation, snapshot) }
+    func keep(_ snapshot: SelectionSnapshot, origin: UInt64, generation: UInt64, as selection: String) {
+        latest.withLock { $0[selection] = (origin, generation, snapshot) }
     }
 
-    /// The bytes of `target` in generation `generation` of `selection`; nil once replaced.
-    func bytes(generation: UInt64, selection: String, target: String) -> [UInt8]? {
+    /// The bytes of `target` in copy (origin, generation) of `selection`; nil once replaced.
+    func bytes(origin: UInt64, generation: UInt64, selection: String, target: String) -> [UInt8]? {
         latest.withLock { latest in
-            guard let kept = latest[selection], kept.generation == generation else { return nil }
+            guard let kept = latest[selection], kept.origin == origin, kept.generation == generation else { return nil }
             return kept.snapshot.representation(forTarget: target)?.bytes
         }
     }
@@ -78,16 +83,27 @@ final class AnnouncedContent: Sendable {
 /// owner waits for the data frame the stream's thread receives (bounded by the paste timeout)
 /// while the X loop goes on serving every other request and watching: a large paste crossing
 /// the network holds up nothing but itself.
+///
+/// Only bytes someone waits for are kept, and only while they wait: a peer sending data frames
+/// nobody asked for (or answering too late) cannot make this side hold on to them.
 final class RemoteFetches: Sendable {
     private struct Key: Hashable {
+        var origin: UInt64
         var generation: UInt64
         var selection: String
         var target: String
     }
 
-    /// Answers by request; kept until a request for another generation, so that two pastes of
-    /// the same target at once both get it.
-    private let arrived = Mutex<[Key: [UInt8]?]>([:])
+    private struct State {
+        /// How many pastes wait for each key (two pastes of one target at once share an answer).
+        var waiting: [Key: Int] = [:]
+        /// Answers to waited-for keys; dropped with the last paste waiting for them.
+        var arrived: [Key: [UInt8]?] = [:]
+        /// The stream ended: nothing more will come.
+        var closed = false
+    }
+
+    private let state = Mutex(State())
     private let writer: FrameWriter
     private let inbox: Mailbox<Publication>
 
@@ -98,25 +114,57 @@ final class RemoteFetches: Sendable {
 
     /// Asks the far side for `target` and serves `connection` until its bytes come or `timeout`
     /// passes; nil when the far side no longer has them or did not answer in time. Runs on the
-    /// connection's thread (inside a conversion).
+    /// connection's thread (inside a conversion). Whatever the inbox brings meanwhile (the far
+    /// side's next copy) is handed to `takeInbox` at once, not after the paste.
     func fetch(
-        generation: UInt64, selection: String, target: String, timeout: Duration, serving connection: XConnection
+        origin: UInt64, generation: UInt64, selection: String, target: String, timeout: Duration, serving connection: XConnection,
+        takeInbox: () -> Void
     ) -> [UInt8]? {
-        let key = Key(generation: generation, selection: selection, target: target)
-        // Answers for older copies are of no use to anyone now.
-        arrived.withLock { $0 = $0.filter { $0.key.generation == generation } }
-        writer.send(.request(generation: generation, selection: selection, target: target))
+        let key = Key(origin: origin, generation: generation, selection: selection, target: target)
+        guard state.withLock({ state in
+            if state.closed { return false }
+            state.waiting[key, default: 0] += 1
+            return true
+        }) else { return nil }
+        defer {
+            state.withLock { state in
+                let left = state.waiting[key, default: 1] - 1
+                state.waiting[key] = left == 0 ? nil : left
+                if left == 0 { state.arrived[key] = nil }
+            }
+        }
+        writer.send(.request(origin: origin, generation: generation, selection: selection, target: target))
+        let deadline = ContinuousClock.now + timeout
         var answer: [UInt8]??
-        let answered = (try? connection.serveEvents(until: {
-            answer = arrived.withLock { $0[key] }
-            return answer != nil
-        }, timeout: timeout)) ?? false
-        return answered ? answer! : nil
+        while true {
+            let left = ContinuousClock.now.duration(to: deadline)
+            guard left > .zero else { return nil }
+            var closed = false
+            let woken = (try? connection.serveEvents(until: {
+                (answer, closed) = state.withLock { ($0.arrived[key], $0.closed) }
+                return answer != nil || closed || inbox.hasMessages
+            }, timeout: left)) ?? false
+            if let answer { return answer }
+            guard woken, !closed else { return nil }
+            takeInbox()
+        }
     }
 
-    /// Hands over a data frame's bytes (from the stream's thread) and wakes the X loop.
-    func deliver(generation: UInt64, selection: String, target: String, bytes: [UInt8]?) {
-        arrived.withLock { $0[Key(generation: generation, selection: selection, target: target)] = .some(bytes) }
+    /// Refuses every paste waiting or to come: the stream ended.
+    func close() {
+        state.withLock { $0.closed = true }
         inbox.wake()
+    }
+
+    /// Hands over a data frame's bytes (from the stream's thread) and wakes the X loop; bytes
+    /// nobody waits for are dropped at once.
+    func deliver(origin: UInt64, generation: UInt64, selection: String, target: String, bytes: [UInt8]?) {
+        let key = Key(origin: origin, generation: generation, selection: selection, target: target)
+        let wanted = state.withLock { state in
+            guard state.waiting[key] != nil else { return false }
+            state.arrived[key] = .some(bytes)
+            return true
+        }
+        if wanted { inbox.wake() }
     }
 }

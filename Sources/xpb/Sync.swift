@@ -17,7 +17,8 @@ extension XPB {
                 of --display and of NAME in step, both ways. A burst of changes (a mouse drag setting \
                 PRIMARY) is mirrored at its first and last change only; a change sync made itself is \
                 never mirrored back; secret content (xpb copy --sensitive, password managers) is \
-                never mirrored. Runs in the foreground until interrupted.
+                never mirrored. Runs in the foreground until interrupted (SIGTERM, SIGINT), then hands \
+                the CLIPBOARD it serves to the clipboard manager.
 
                 Examples:
                   xpb sync --from primary --to clipboard
@@ -78,10 +79,12 @@ extension XPB {
             let to = SelectionNames.atomName(to!)
             let connection = try GlobalOptions.connect(display: display)
             let side = try SyncSide(connection: connection, watching: twoWay ? [from, to] : [from], context: "sync")
+            let inbox = try Mailbox<Publication>()
+            SyncStop.onTerminationSignals(waking: [inbox])
             if let snapshot = try side.capture(from) {
                 side.publish(Publication(selection: to, content: snapshot.content))
             }
-            try side.run(inbox: nil) { name, snapshot in
+            try side.run(inbox: inbox) { name, snapshot in
                 side.publish(Publication(selection: name == from ? to : from, content: snapshot.content))
             }
         }
@@ -92,8 +95,15 @@ extension XPB {
             let first = try GlobalOptions.connect(display: display)
             let second = try GlobalOptions.connect(display: otherName)
             let firstSide = try SyncSide(connection: first, watching: names, context: "sync")
+            // Copies made on both displays at once: both end with the first display's.
+            let (atFirst, atSecond) = (CrossingCopies(), CrossingCopies())
+            firstSide.accepts = { publication in
+                publication.stamp.map { atFirst.accepts($0, for: publication.selection, winsCrossing: true) } ?? true
+            }
             let toFirst = try Mailbox<Publication>()
             let toSecond = try Mailbox<Publication>()
+            SyncStop.onTerminationSignals(waking: [toFirst, toSecond])
+            let secondDone = CountingSemaphore()
             // The first display's content wins at start.
             for name in names {
                 if let snapshot = try firstSide.capture(name) { toSecond.post(Publication(selection: name, content: snapshot.content)) }
@@ -102,16 +112,26 @@ extension XPB {
             BackgroundThread.start {
                 do {
                     let side = try SyncSide(connection: handOff.connection, watching: names, context: "sync")
+                    side.accepts = { publication in
+                        publication.stamp.map { atSecond.accepts($0, for: publication.selection, winsCrossing: false) } ?? true
+                    }
                     try side.run(inbox: toSecond) { name, snapshot in
-                        toFirst.post(Publication(selection: name, content: snapshot.content))
+                        let seen = atSecond.sending(name)
+                        toFirst.post(Publication(
+                            selection: name, content: snapshot.content, stamp: CopyStamp(index: atFirst.receivedOne(), seen: seen)))
                     }
                 } catch {
                     exitReporting(error)
                 }
+                secondDone.signal()
             }
             try firstSide.run(inbox: toFirst) { name, snapshot in
-                toSecond.post(Publication(selection: name, content: snapshot.content))
+                let seen = atFirst.sending(name)
+                toSecond.post(Publication(
+                    selection: name, content: snapshot.content, stamp: CopyStamp(index: atSecond.receivedOne(), seen: seen)))
             }
+            // The second display hands its CLIPBOARD off too before the process ends.
+            secondDone.wait()
         }
     }
 }

@@ -16,7 +16,7 @@ import Testing
     }
 
     static let offer = BridgeOffer(
-        origin: 0xDEAD_BEEF_0000_0001, generation: 7, selection: "CLIPBOARD",
+        origin: 0xDEAD_BEEF_0000_0001, generation: 7, seen: 0x0102_0304_0506_0708, selection: "CLIPBOARD",
         items: [
             .init(target: "UTF8_STRING", type: "UTF8_STRING", format: 8, size: 5, bytes: Array("héllo".utf8).prefix(5).map { $0 }),
             .init(target: "image/png", type: "image/png", format: 8, size: 6 << 20, bytes: nil),
@@ -27,10 +27,10 @@ import Testing
         let sent: [BridgeFrame] = [
             .hello(version: 1, origin: 42),
             .offer(Self.offer),
-            .request(generation: 7, selection: "CLIPBOARD", target: "image/png"),
-            .data(generation: 7, selection: "CLIPBOARD", target: "image/png", bytes: [0, 1, 2, 255]),
-            .data(generation: 6, selection: "PRIMARY", target: "text/html", bytes: nil),
-            .data(generation: 8, selection: "PRIMARY", target: "text/html", bytes: []),
+            .request(origin: 0xABCD, generation: 7, selection: "CLIPBOARD", target: "image/png"),
+            .data(origin: 0xFFFF_FFFF_FFFF_FFFE, generation: 7, selection: "CLIPBOARD", target: "image/png", bytes: [0, 1, 2, 255]),
+            .data(origin: 0xFFFF_FFFF_FFFF_FFFE, generation: 6, selection: "PRIMARY", target: "text/html", bytes: nil),
+            .data(origin: 0xFFFF_FFFF_FFFF_FFFE, generation: 8, selection: "PRIMARY", target: "text/html", bytes: []),
             .bye,
         ]
         #expect(try Self.frames(sent.flatMap { $0.encoded() }) == sent)
@@ -49,6 +49,28 @@ import Testing
         } catch {
             #expect(error.message.contains("1152921504606846976 bytes"))
         }
+    }
+
+    @Test func memoryFollowsTheBytesThatCameNotTheHeader() throws {
+        // A header announcing 200 MiB (within the limit) and then 10 bytes: the reader must not
+        // make room for 200 MiB before they come.
+        let header: [UInt8] = [4] + (0..<8).map { UInt8(truncatingIfNeeded: UInt64(200 << 20) >> (56 - 8 * $0)) }
+        var largest = 0
+        let bytes = header + [UInt8](repeating: 1, count: 10)
+        var offset = 0
+        let reader = BridgeFrameReader(limits: BridgeLimits(maxSize: 256 << 20)) { buffer in
+            largest = max(largest, buffer.count)
+            let count = min(buffer.count, bytes.count - offset)
+            buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes.withUnsafeBytes { $0 }[offset..<offset + count]))
+            offset += count
+            return count
+        }
+        #expect(throws: BridgeProtocolError("the stream ended inside a frame (209715200 bytes announced)")) { try reader.next() }
+        #expect(largest <= 1 << 20, "the reader offered a buffer of \(largest) bytes for 10 that came")
+        // A payload larger than the first step still arrives whole.
+        let blob = (0..<(700 << 10)).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        let frame = BridgeFrame.data(origin: 0xFFFF_FFFF_FFFF_FFFE, generation: 3, selection: "CLIPBOARD", target: "image/png", bytes: blob)
+        #expect(try Self.frames(frame.encoded()) == [frame])
     }
 
     @Test func anOfferAnnouncingAnAbsurdSizeIsRefused() throws {
@@ -93,8 +115,27 @@ import Testing
 
     @Test func namesAreBounded() {
         let long = String(repeating: "x", count: 5000)
-        let frame = BridgeFrame.request(generation: 1, selection: long, target: "UTF8_STRING")
+        let frame = BridgeFrame.request(origin: 0xABCD, generation: 1, selection: long, target: "UTF8_STRING")
         #expect(throws: BridgeProtocolError.self) { try Self.frames(frame.encoded()) }
+    }
+
+    @Test func offersNameAtMost256TargetsAndOnlyPlainNames() throws {
+        // Every target becomes an atom on the receiving display, never freed.
+        func items(_ count: Int) -> [BridgeOffer.Item] {
+            (0..<count).map { .init(target: "T\($0)", type: "STRING", format: 8, size: 0, bytes: []) }
+        }
+        let full = BridgeOffer(origin: 1, generation: 1, selection: "CLIPBOARD", items: items(256))
+        #expect(try Self.frames(BridgeFrame.offer(full).encoded()) == [.offer(full)])
+        let over = BridgeOffer(origin: 1, generation: 1, selection: "CLIPBOARD", items: items(257))
+        #expect(throws: BridgeProtocolError("an offer of 257 representations is more than the 256 allowed")) {
+            try Self.frames(BridgeFrame.offer(over).encoded())
+        }
+        for name in ["", "A\nB", "\u{7F}"] {
+            let frame = BridgeFrame.request(origin: 0xABCD, generation: 1, selection: "CLIPBOARD", target: name)
+            #expect(throws: BridgeProtocolError("a name is empty or holds control characters"), "\(name.debugDescription)") {
+                try Self.frames(frame.encoded())
+            }
+        }
     }
 }
 
@@ -172,6 +213,14 @@ final class ByteSource {
         #expect(offer.items.map { $0.bytes != nil } == [true, false, true])
     }
 
+    @Test func anOwnerWithMoreTargetsSendsItsFirst256() {
+        let snapshot = SelectionSnapshot(representations: (0..<300).map {
+            .init(target: "T\($0)", type: "STRING", bytes: [UInt8(truncatingIfNeeded: $0)])
+        } + [.init(target: "BAD\nNAME", type: "STRING", bytes: [])])
+        let offer = BridgeOffer(snapshot: snapshot, origin: 1, generation: 2, selection: "CLIPBOARD")
+        #expect(offer.items.map(\.target) == (0..<256).map { "T\($0)" })
+    }
+
     @Test func secretsAreRecognisedEvenWhenNotSent() {
         func offer(_ items: [BridgeOffer.Item]) -> BridgeOffer { BridgeOffer(origin: 1, generation: 1, selection: "CLIPBOARD", items: items) }
         let text = BridgeOffer.Item(target: "UTF8_STRING", type: "UTF8_STRING", format: 8, size: 2, bytes: Array("pw".utf8))
@@ -184,8 +233,10 @@ final class ByteSource {
 
     @Test func originMarkersRoundTrip() throws {
         let offer = BridgeOffer(origin: 0xFFFF_FFFF_FFFF_FFFF, generation: 12, selection: "PRIMARY", items: [])
-        let parsed = try #require(BridgeOffer.origin(fromMarker: offer.originMarker))
-        #expect(parsed.origin == offer.origin && parsed.generation == 12)
+        let parsed = try #require(BridgeOffer.origin(fromMarker: offer.originMarker(owner: XWindow(rawValue: 0x40_0001))))
+        #expect(parsed.origin == offer.origin && parsed.generation == 12 && parsed.owner == XWindow(rawValue: 0x40_0001))
         #expect(BridgeOffer.origin(fromMarker: Array("nonsense".utf8)) == nil)
+        // Version 1 markers named no window: nothing says which bridge serves them.
+        #expect(BridgeOffer.origin(fromMarker: Array("2a 1".utf8)) == nil)
     }
 }

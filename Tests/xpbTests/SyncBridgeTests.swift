@@ -140,7 +140,7 @@ struct SyncBridgeTests {
             .init(target: "UTF8_STRING", type: "UTF8_STRING", format: 8, size: 5, bytes: Array("small".utf8)),
             .init(target: "application/octet-stream", type: "application/octet-stream", format: 8, size: 2 << 20, bytes: nil),
         ])
-        farSide.write(Data(BridgeFrame.hello(version: 1, origin: 42).encoded() + BridgeFrame.offer(offer).encoded()))
+        farSide.write(Data(BridgeFrame.hello(version: BridgeFrame.version, origin: 42).encoded() + BridgeFrame.offer(offer).encoded()))
         try #require(try await x.waitForNewOwner("CLIPBOARD", previous: before) != nil, "the bridge took CLIPBOARD")
 
         let large = try x.spawn(x.xpbPath, ["paste", "-t", "application/octet-stream", "--timeout", "20"])
@@ -156,7 +156,7 @@ struct SyncBridgeTests {
         expectOutput(try await x.xpb(["paste", "--timeout", "2"]), Data("small".utf8))
 
         let blob = Data((0..<(2 << 20)).map { UInt8(truncatingIfNeeded: $0 * 7) })
-        farSide.write(Data(BridgeFrame.data(generation: 1, selection: "CLIPBOARD", target: "application/octet-stream", bytes: Array(blob)).encoded()))
+        farSide.write(Data(BridgeFrame.data(origin: 42, generation: 1, selection: "CLIPBOARD", target: "application/octet-stream", bytes: Array(blob)).encoded()))
         #expect(await large.waitForExit(timeout: .seconds(10)))
         let result = large.result()
         #expect(result.status == 0, "\(result)")
@@ -164,6 +164,184 @@ struct SyncBridgeTests {
         try farSide.close()
         #expect(await bridge.waitForExit(timeout: .seconds(5)), "end of the stream ends the bridge")
         #expect(bridge.result().status == 0, "\(bridge.result())")
+    }
+
+    @Test("96 MiB of data frames nobody asked for are dropped, not kept")
+    func unrequestedDataIsDropped() async throws {
+        let x = try XSession.require()
+        let (bridge, farSide, _) = try await x.bridgeWithScriptedFarSide()
+        let chunk = [UInt8](repeating: 0xA5, count: 6 << 20)
+        for index in 0..<16 {
+            farSide.write(Data(BridgeFrame.data(origin: 42, generation: UInt64(index), selection: "CLIPBOARD", target: "junk\(index)", bytes: chunk).encoded()))
+        }
+        // Frames are handled in order: once this offer is served, every data frame was taken.
+        let before = try await x.owner("CLIPBOARD")
+        let offer = BridgeOffer(origin: 42, generation: 100, selection: "CLIPBOARD", items: [
+            .init(target: "UTF8_STRING", type: "UTF8_STRING", format: 8, size: 4, bytes: Array("done".utf8)),
+        ])
+        farSide.write(Data(BridgeFrame.offer(offer).encoded()))
+        try #require(try await x.waitForNewOwner("CLIPBOARD", previous: before) != nil, "the bridge took CLIPBOARD")
+        try await x.expectArrives(on: x.display, [], Data("done".utf8), "the offer after the junk")
+        let status = try String(contentsOfFile: "/proc/\(bridge.pid)/status", encoding: .utf8)
+        let rss = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }.flatMap { Int($0.split(separator: " ")[1]) } ?? -1
+        #expect(rss > 0 && rss < 64 << 10, "the bridge holds \(rss) KiB after 96 MiB of unrequested data")
+        try farSide.close()
+        #expect(await bridge.waitForExit(timeout: .seconds(5)), "end of the stream ends the bridge")
+    }
+
+    @Test("while a paste waits for the far side, the far side's next copy is taken at once")
+    func anOfferDuringAWaitingPasteIsTaken() async throws {
+        let x = try XSession.require()
+        let before = try await x.owner("CLIPBOARD")
+        let (bridge, farSide, output) = try await x.bridgeWithScriptedFarSide()
+        let offer = BridgeOffer(origin: 42, generation: 1, selection: "CLIPBOARD", items: [
+            .init(target: "UTF8_STRING", type: "UTF8_STRING", format: 8, size: 5, bytes: Array("small".utf8)),
+            .init(target: "application/octet-stream", type: "application/octet-stream", format: 8, size: 4096, bytes: nil),
+        ])
+        farSide.write(Data(BridgeFrame.offer(offer).encoded()))
+        try #require(try await x.waitForNewOwner("CLIPBOARD", previous: before) != nil, "the bridge took CLIPBOARD")
+        let large = try x.spawn(x.xpbPath, ["paste", "-t", "application/octet-stream", "--timeout", "20"])
+        let hello = BridgeFrame.hello(version: BridgeFrame.version, origin: 0).encoded().count
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ((try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? 0) <= hello {
+            try #require(ContinuousClock.now < deadline, "no request came")
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        // The paste waits for the network; the far side's user copies again meanwhile.
+        let newer = BridgeOffer(origin: 42, generation: 2, selection: "CLIPBOARD", items: [
+            .init(target: "UTF8_STRING", type: "UTF8_STRING", format: 8, size: 5, bytes: Array("newer".utf8)),
+        ])
+        farSide.write(Data(BridgeFrame.offer(newer).encoded()))
+        // Within 3 s: a bridge that left its inbox alone until the paste gave up would take 5.
+        try await x.expectArrives(on: x.display, ["--timeout", "1"], Data("newer".utf8), "the newer copy", timeout: .seconds(3))
+        let blob = Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 * 7) })
+        farSide.write(Data(BridgeFrame.data(origin: 42, generation: 1, selection: "CLIPBOARD", target: "application/octet-stream", bytes: Array(blob)).encoded()))
+        #expect(await large.waitForExit(timeout: .seconds(10)))
+        expectBytes(large.result().stdout, blob, "the paste that was waiting still gets its bytes")
+        try farSide.close()
+        #expect(await bridge.waitForExit(timeout: .seconds(5)), "end of the stream ends the bridge")
+    }
+
+    @Test("content carrying an old _XPB_BRIDGE_ORIGIN marker, served by a window that is no bridge's, is a new copy")
+    func aStaleOriginMarkerIsNotTrusted() async throws {
+        let x = try XSession.require()
+        let (bridge, farSide, output) = try await x.bridgeWithScriptedFarSide()
+        try await Task.sleep(for: .milliseconds(300))
+        // What `xpb history restore` of an entry that once came over the bridge serves: the
+        // marker names the far side (origin 42 = 0x2a), as version 1 wrote it (no window), or
+        // with a window that is not the owner.
+        for (index, markerText) in ["2a 1", "2a 2 1"].enumerated() {
+            let words = "restored \(index)"
+            let marker = try x.file("marker", Data(markerText.utf8))
+            let text = try x.file("text", Data(words.utf8))
+            try await x.copy(on: x.display, ["-t", "public.utf8-plain-text=\(text.path)", "-t", "_XPB_BRIDGE_ORIGIN=\(marker.path)"], nil)
+            let sent = try await x.waitForOffer(of: words, in: output)
+            let offer = try #require(sent, "the bridge sent the restored content (marker \(markerText))")
+            #expect(offer.origin != 42, "marker \(markerText): sent as this side's copy, not under the far side's name (which it drops)")
+        }
+        try farSide.close()
+        #expect(await bridge.waitForExit(timeout: .seconds(5)), "end of the stream ends the bridge")
+    }
+
+    @Test("copies on both sides at once: both bridges keep the same one, that of the higher origin id")
+    func crossingCopiesConverge() async throws {
+        let x = try XSession.require()
+        // The far side's id is 42 (lower than the bridge's, almost surely), then 2^64 - 1 (higher).
+        for (farOrigin, bridgeWins) in [(UInt64(42), true), (UInt64.max, false)] {
+            let (bridge, farSide, output) = try await x.bridgeWithScriptedFarSide(origin: farOrigin)
+            try await Task.sleep(for: .milliseconds(300))
+            let local = "local \(farOrigin)"
+            try await x.copy(on: x.display, [], Data(local.utf8))
+            let sent = try #require(try await x.waitForOffer(of: local, in: output), "the bridge sent its copy")
+            #expect(sent.seen == 0)
+            // The far side copied too before our offer reached it: its offer saw nothing of ours.
+            let remote = "remote \(farOrigin)"
+            let crossing = BridgeOffer(origin: farOrigin, generation: 1, seen: 0, selection: "CLIPBOARD", items: [
+                .init(target: "UTF8_STRING", type: "UTF8_STRING", format: 8, size: UInt64(remote.utf8.count), bytes: Array(remote.utf8)),
+            ])
+            farSide.write(Data(BridgeFrame.offer(crossing).encoded()))
+            if bridgeWins {
+                // Nothing to wait for but time: the far side keeps ours, so must this side.
+                try await Task.sleep(for: .milliseconds(700))
+                expectOutput(try await x.xpb(["paste"]), Data(local.utf8))
+            } else {
+                try await x.expectArrives(on: x.display, [], Data(remote.utf8), "the far side's copy wins")
+            }
+            // A copy from afar that saw ours is newer: taken whatever the ids.
+            let later = "later \(farOrigin)"
+            let after = BridgeOffer(origin: farOrigin, generation: 2, seen: 1, selection: "CLIPBOARD", items: [
+                .init(target: "UTF8_STRING", type: "UTF8_STRING", format: 8, size: UInt64(later.utf8.count), bytes: Array(later.utf8)),
+            ])
+            farSide.write(Data(BridgeFrame.offer(after).encoded()))
+            try await x.expectArrives(on: x.display, [], Data(later.utf8), "a later copy from afar")
+            try farSide.close()
+            #expect(await bridge.waitForExit(timeout: .seconds(5)), "end of the stream ends the bridge")
+        }
+    }
+
+    @Test("two copies from afar with the same generation but different origins are told apart")
+    func requestsNameTheOrigin() async throws {
+        let x = try XSession.require()
+        let before = try await x.owner("CLIPBOARD")
+        let (bridge, farSide, output) = try await x.bridgeWithScriptedFarSide()
+        // Generation 1 of origin 42, then generation 1 of origin 43 (forwarded from a third bridge).
+        for origin in [UInt64(42), 43] {
+            let offer = BridgeOffer(origin: origin, generation: 1, selection: "CLIPBOARD", items: [
+                .init(target: "application/octet-stream", type: "application/octet-stream", format: 8, size: 5, bytes: nil),
+            ])
+            farSide.write(Data(BridgeFrame.offer(offer).encoded()))
+        }
+        try #require(try await x.waitForNewOwner("CLIPBOARD", previous: before) != nil, "the bridge took CLIPBOARD")
+        try await Task.sleep(for: .milliseconds(300))
+        let paste = try x.spawn(x.xpbPath, ["paste", "-t", "application/octet-stream", "--timeout", "20"])
+        let deadline = ContinuousClock.now + .seconds(10)
+        var request: BridgeFrame?
+        while request == nil {
+            try #require(ContinuousClock.now < deadline, "no request came")
+            try await Task.sleep(for: .milliseconds(20))
+            request = x.framesSent(to: output).first { if case .request = $0 { true } else { false } }
+        }
+        #expect(request == .request(origin: 43, generation: 1, selection: "CLIPBOARD", target: "application/octet-stream"))
+        // A late answer about the older copy must not be taken for the newer one's.
+        for (origin, text) in [(UInt64(42), "older"), (43, "newer")] {
+            farSide.write(Data(BridgeFrame.data(
+                origin: origin, generation: 1, selection: "CLIPBOARD", target: "application/octet-stream", bytes: Array(text.utf8)).encoded()))
+            // Time for the paste to take the wrong answer, were it to.
+            if origin == 42 { try await Task.sleep(for: .milliseconds(300)) }
+        }
+        #expect(await paste.waitForExit(timeout: .seconds(10)))
+        expectBytes(paste.result().stdout, Data("newer".utf8), "the paste of the newer copy")
+        try farSide.close()
+        #expect(await bridge.waitForExit(timeout: .seconds(5)), "end of the stream ends the bridge")
+    }
+
+    @Test("SIGTERM: bridge and sync hand the CLIPBOARD they serve to the clipboard manager, exit 0")
+    func stoppingHandsOffToTheManager() async throws {
+        let x = try XSession.require()
+        try await DaemonTests.withDaemon(x) { daemon in
+            let before = try await x.owner("CLIPBOARD")
+            let (bridge, farSide, _) = try await x.bridgeWithScriptedFarSide()
+            let offer = BridgeOffer(origin: 42, generation: 1, selection: "CLIPBOARD", items: [
+                .init(target: "UTF8_STRING", type: "UTF8_STRING", format: 8, size: 9, bytes: Array("from afar".utf8)),
+            ])
+            farSide.write(Data(BridgeFrame.offer(offer).encoded()))
+            try #require(try await x.waitForNewOwner("CLIPBOARD", previous: before) != nil, "the bridge took CLIPBOARD")
+            try #require(await daemon.waitForLog("kept CLIPBOARD", count: 1, timeout: .seconds(10)), "\(daemon.log)")
+            let stopped = await x.stop(bridge)
+            #expect(stopped.status == 0 && !stopped.signaled, "\(stopped)")
+            #expect(await daemon.waitForLog("saved CLIPBOARD for", count: 1, timeout: .seconds(10)), "SAVE_TARGETS from the bridge: \(daemon.log)")
+            try await x.expectArrives(on: x.display, [], Data("from afar".utf8), "kept by the manager")
+            try? farSide.close()
+
+            let sync = try x.spawn(x.xpbPath, ["sync", "--from", "primary", "--to", "clipboard"])
+            try await Task.sleep(for: .milliseconds(300))
+            try await x.copy(on: x.display, ["-p"], Data("from PRIMARY".utf8))
+            try await x.expectArrives(on: x.display, [], Data("from PRIMARY".utf8), "PRIMARY to CLIPBOARD")
+            try #require(await daemon.waitForLog("kept CLIPBOARD", count: 2, timeout: .seconds(10)), "\(daemon.log)")
+            let ended = await x.stop(sync)
+            #expect(ended.status == 0 && !ended.signaled, "\(ended)")
+            #expect(await daemon.waitForLog("saved CLIPBOARD for", count: 2, timeout: .seconds(10)), "SAVE_TARGETS from sync: \(daemon.log)")
+        }
     }
 
     @Test("bridge --send-only on one side, --receive-only on the other: one way only")
@@ -216,13 +394,14 @@ struct SyncBridgeTests {
     @Test("garbage, truncation, a 2^60 size, an unknown version: one xpb: bridge: line, exit 1, clipboard untouched")
     func hostileStreams() async throws {
         let x = try XSession.require()
-        var hello: [UInt8] = [1] + bigEndian(UInt64(20)) + Array("XPB-BRIDGE".utf8) + [0, 1] + bigEndian(UInt64(7))
+        var hello: [UInt8] = [1] + bigEndian(UInt64(20)) + Array("XPB-BRIDGE".utf8) + [0, UInt8(BridgeFrame.version)] + bigEndian(UInt64(7))
         let offerHeader: [UInt8] = [2] + bigEndian(UInt64(1000))
         let cases: [(String, [UInt8], String)] = [
             ("garbage", Array("SSH-2.0-OpenSSH greeting, not a bridge\r\n".utf8), "unknown frame kind"),
             ("a truncated frame", hello + offerHeader + [0, 0, 0], "ended inside a frame"),
             ("a size of 2^60", hello + [4] + bigEndian(UInt64(1) << 60), "1152921504606846976 bytes"),
             ("a truncated header", hello + [2, 0, 0], "inside a frame header"),
+            ("a bye before any hello", [5] + bigEndian(UInt64(0)), "did not start with a hello"),
         ]
         hello[20] = 99  // version 99
         let all = cases + [("an unknown version", hello, "version 99")]
@@ -237,7 +416,31 @@ struct SyncBridgeTests {
         #expect(eof.status == 0 && eof.stderr.isEmpty, "EOF ends the bridge quietly: \(eof)")
     }
 
+    @Test("--max-size beyond 4 GiB is refused up front; a 2^63 header is refused, not a crash")
+    func maxSizeIsCapped() async throws {
+        let x = try XSession.require()
+        let huge = try await x.xpb(["bridge", "--max-size", "9223372036854775807"], stdin: .none, timeout: .seconds(10))
+        #expect(huge.status != 0 && !huge.signaled && huge.stderr.contains("--max-size is at most 4294967296"), "\(huge)")
+        let hello: [UInt8] = [1] + bigEndian(UInt64(20)) + Array("XPB-BRIDGE".utf8) + [0, UInt8(BridgeFrame.version)] + bigEndian(UInt64(7))
+        let header: [UInt8] = [1, 0x80, 0, 0, 0, 0, 0, 0, 0]
+        let result = try await x.xpb(["bridge", "--max-size", "4294967296"], stdin: .bytes(Data(hello + header)), timeout: .seconds(10))
+        #expect(result.status == 1 && !result.signaled && result.stderr.hasPrefix("xpb: bridge: a frame of 9223372036854775808 bytes"), "\(result)")
+    }
+
     // MARK: ssh
+
+    @Test("bridge --ssh to an ssh that fails at once: exit 1 and its xpb: line, every time")
+    func failingSSHIsAnError() async throws {
+        let x = try XSession.require()
+        // An `ssh` that exits 1 without reading: the bridge's hello meets a closed pipe.
+        let directory = try x.file("placeholder", Data()).deletingLastPathComponent().appendingPathComponent("fake-ssh")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try? FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent("ssh").path, withDestinationPath: "/bin/false")
+        for attempt in 1...5 {
+            let result = try await x.run("/usr/bin/env", ["PATH=\(directory.path):/usr/bin:/bin", x.xpbPath, "bridge", "--ssh", "nowhere.invalid"], timeout: .seconds(15))
+            #expect(result.status == 1 && result.stderr.hasPrefix("xpb: bridge: ssh nowhere.invalid ended before xpb bridge answered"), "attempt \(attempt): \(result)")
+        }
+    }
 
     @Test("bridge --ssh through a real sshd on 127.0.0.1: both ways, 6 MiB on paste")
     func bridgeOverSSH() async throws {
@@ -312,6 +515,51 @@ extension XSession {
         }
         Issue.record("\(mode): nothing arrived from \(a) on \(b) within 10 s")
         throw HarnessError.failed("\(mode): warm-up")
+    }
+
+    /// `xpb bridge` on this display with the test as its far side: greeted (origin 42), its
+    /// stream in a fifo the test writes, what it says in a file `output`.
+    func bridgeWithScriptedFarSide(_ flags: [String] = [], origin: UInt64 = 42) async throws -> (bridge: Spawned, farSide: FileHandle, output: String) {
+        let directory = try file("placeholder", Data()).deletingLastPathComponent()
+        let input = directory.appendingPathComponent("in-\(UInt32.random(in: 0...UInt32.max))").path
+        let output = input + ".out"
+        guard mkfifo(input, 0o600) == 0 else { throw HarnessError.failed("mkfifo failed") }
+        let words = flags.map(Command.shellQuoted).joined(separator: " ")
+        let bridge = try spawn("/bin/sh", ["-c", "exec \(Command.shellQuoted(xpbPath)) bridge \(words) < \(input) > \(output)"])
+        // Opening blocks until the bridge opens its end.
+        guard let farSide = FileHandle(forWritingAtPath: input) else { throw HarnessError.failed("cannot open the fifo") }
+        farSide.write(Data(BridgeFrame.hello(version: BridgeFrame.version, origin: origin).encoded()))
+        return (bridge, farSide, output)
+    }
+
+    /// The offers a scripted far side's bridge wrote to `output` so far.
+    func offersSent(to output: String) -> [BridgeOffer] {
+        framesSent(to: output).compactMap { if case let .offer(offer) = $0 { offer } else { nil } }
+    }
+
+    /// The frames a scripted far side's bridge wrote to `output` so far.
+    func framesSent(to output: String) -> [BridgeFrame] {
+        let bytes = [UInt8]((try? Data(contentsOf: URL(fileURLWithPath: output))) ?? Data())
+        var offset = 0
+        let reader = BridgeFrameReader(limits: BridgeLimits(maxSize: 1 << 20)) { buffer in
+            let count = min(buffer.count, bytes.count - offset)
+            bytes.withUnsafeBytes { buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[offset..<offset + count])) }
+            offset += count
+            return count
+        }
+        var frames: [BridgeFrame] = []
+        while let frame = try? reader.next() { frames.append(frame) }
+        return frames
+    }
+
+    /// Waits until the bridge writing `output` sent an offer holding `text`.
+    func waitForOffer(of text: String, in output: String) async throws -> BridgeOffer? {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            if let offer = offersSent(to: output).first(where: { $0.items.contains { $0.bytes == Array(text.utf8) } }) { return offer }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return nil
     }
 
     /// Two bridges on `a` and `b` joined by a pipe each way, in one shell.

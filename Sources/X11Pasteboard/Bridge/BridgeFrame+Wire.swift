@@ -21,6 +21,7 @@ extension BridgeFrame {
             kind = .offer
             payload.u64(offer.origin)
             payload.u64(offer.generation)
+            payload.u64(offer.seen)
             payload.string(offer.selection)
             payload.u32(UInt32(offer.items.count))
             for item in offer.items {
@@ -35,13 +36,15 @@ extension BridgeFrame {
                     payload.u8(0)
                 }
             }
-        case let .request(generation, selection, target):
+        case let .request(origin, generation, selection, target):
             kind = .request
+            payload.u64(origin)
             payload.u64(generation)
             payload.string(selection)
             payload.string(target)
-        case let .data(generation, selection, target, bytes):
+        case let .data(origin, generation, selection, target, bytes):
             kind = .data
+            payload.u64(origin)
             payload.u64(generation)
             payload.string(selection)
             payload.string(target)
@@ -77,6 +80,7 @@ extension BridgeFrame {
         case .offer:
             let origin = try reader.u64()
             let generation = try reader.u64()
+            let seen = try reader.u64()
             let selection = try reader.string()
             let count = try reader.u32()
             guard count <= limits.maxItems else {
@@ -96,16 +100,17 @@ extension BridgeFrame {
                 let bytes = included == 0 ? nil : try reader.take(Int(size))
                 items.append(.init(target: target, type: type, format: format, size: size, bytes: bytes))
             }
-            frame = .offer(BridgeOffer(origin: origin, generation: generation, selection: selection, items: items))
+            frame = .offer(BridgeOffer(origin: origin, generation: generation, seen: seen, selection: selection, items: items))
         case .request:
-            frame = .request(generation: try reader.u64(), selection: try reader.string(), target: try reader.string())
+            frame = .request(origin: try reader.u64(), generation: try reader.u64(), selection: try reader.string(), target: try reader.string())
         case .data:
+            let origin = try reader.u64()
             let generation = try reader.u64()
             let selection = try reader.string()
             let target = try reader.string()
             let present = try reader.u8()
             let bytes = present == 0 ? nil : try reader.take(reader.remaining)
-            frame = .data(generation: generation, selection: selection, target: target, bytes: bytes)
+            frame = .data(origin: origin, generation: generation, selection: selection, target: target, bytes: bytes)
         case .bye:
             frame = .bye
         }
@@ -147,16 +152,30 @@ public struct BridgeFrameReader {
         guard length <= limits.maxFrame else {
             throw BridgeProtocolError("a frame of \(length) bytes is larger than the \(limits.maxFrame) allowed (see --max-size)")
         }
-        var payload = [UInt8](repeating: 0, count: Int(length))
-        guard try fill(&payload) == payload.count else {
-            throw BridgeProtocolError("the stream ended inside a frame (\(length) bytes announced)")
-        }
+        let payload = try readPayload(length: Int(length))
         return try BridgeFrame.decode(kind: header[0], payload: payload, limits: limits)
     }
 
-    /// Fills `buffer` unless the stream ends first; returns how much was read.
-    private func fill(_ buffer: inout [UInt8]) throws(BridgeProtocolError) -> Int {
-        var filled = 0
+    /// The payload's `length` bytes. The buffer grows with the bytes that came (doubling from
+    /// 64 KiB), never ahead of them: a 9-byte header announcing 256 MiB costs 64 KiB until the
+    /// bytes follow it.
+    private func readPayload(length: Int) throws(BridgeProtocolError) -> [UInt8] {
+        var payload: [UInt8] = []
+        while payload.count < length {
+            let start = payload.count
+            let end = min(length, max(start * 2, start + (64 << 10)))
+            payload.append(contentsOf: [UInt8](repeating: 0, count: end - start))
+            guard try fill(&payload, from: start) == end else {
+                throw BridgeProtocolError("the stream ended inside a frame (\(length) bytes announced)")
+            }
+        }
+        return payload
+    }
+
+    /// Fills `buffer` from `start` on unless the stream ends first; returns how much of it is
+    /// filled.
+    private func fill(_ buffer: inout [UInt8], from start: Int = 0) throws(BridgeProtocolError) -> Int {
+        var filled = start
         while filled < buffer.count {
             let count: Int
             do {
@@ -221,6 +240,7 @@ private struct WireReader {
         guard length <= limits.maxName else { throw BridgeProtocolError("a name of \(length) bytes is longer than the \(limits.maxName) allowed") }
         let utf8 = try take(Int(length))
         guard let string = String(validating: utf8, as: UTF8.self) else { throw BridgeProtocolError("a name is not UTF-8") }
+        guard BridgeOffer.isValidName(string) else { throw BridgeProtocolError("a name is empty or holds control characters") }
         return string
     }
 }

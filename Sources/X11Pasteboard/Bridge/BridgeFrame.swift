@@ -9,16 +9,19 @@ public enum BridgeFrame: Sendable, Equatable {
     case hello(version: Int, origin: UInt64)
     /// A selection changed on the sender's side: what it now holds.
     case offer(BridgeOffer)
-    /// Asks for the bytes of one announced representation.
-    case request(generation: UInt64, selection: String, target: String)
+    /// Asks for the bytes of one announced representation of the copy (origin, generation):
+    /// the origin too, since generations are counted by each origin and a bridge forwards
+    /// copies of several.
+    case request(origin: UInt64, generation: UInt64, selection: String, target: String)
     /// The bytes of a requested representation; nil when the sender no longer has them (a
     /// newer copy replaced them, or the owner refused).
-    case data(generation: UInt64, selection: String, target: String, bytes: [UInt8]?)
+    case data(origin: UInt64, generation: UInt64, selection: String, target: String, bytes: [UInt8]?)
     /// The sender is leaving; the stream ends after this.
     case bye
 
-    /// The protocol version this build speaks.
-    public static let version = 1
+    /// The protocol version this build speaks (2: offers say what they saw; requests and data
+    /// name the copy's origin).
+    public static let version = 2
     /// The bytes every hello payload starts with, so that a stream that is not a bridge (a
     /// shell's greeting through ssh, say) is recognised as such.
     static let magic: [UInt8] = Array("XPB-BRIDGE".utf8)
@@ -58,15 +61,20 @@ public struct BridgeOffer: Sendable, Equatable {
     public var origin: UInt64
     /// The origin's counter of copies: (origin, generation) names one copy everywhere.
     public var generation: UInt64
+    /// How many offers the sender had received on this stream when it sent this one: an offer
+    /// that did not see the receiver's own latest offer of the same selection crossed it
+    /// (copies on both sides at once), and both sides then keep the same one of the two.
+    public var seen: UInt64
     /// The selection's atom name.
     public var selection: String
     /// The representations, in the owner's order.
     public var items: [Item]
 
     /// Creates an offer.
-    public init(origin: UInt64, generation: UInt64, selection: String, items: [Item]) {
+    public init(origin: UInt64, generation: UInt64, seen: UInt64 = 0, selection: String, items: [Item]) {
         self.origin = origin
         self.generation = generation
+        self.seen = seen
         self.selection = selection
         self.items = items
     }
@@ -88,8 +96,9 @@ public struct BridgeProtocolError: Error, Sendable, Equatable, CustomStringConve
 public struct BridgeLimits: Sendable {
     /// The largest payload of one frame.
     public var maxFrame: UInt64
-    /// The most representations one offer may carry.
-    public var maxItems = 4096
+    /// The most representations one offer may carry: each target becomes an atom on the
+    /// receiving display, and atoms are never freed.
+    public var maxItems = BridgeOffer.maxItems
     /// The longest target, type or selection name.
     public var maxName = 4096
 

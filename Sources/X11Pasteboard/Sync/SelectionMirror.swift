@@ -40,6 +40,13 @@ public final class SelectionMirror {
         owners[selection] = owner
     }
 
+    /// Hands what this mirror serves as CLIPBOARD, if it still does, to the clipboard manager
+    /// (SAVE_TARGETS) before the process lets go of it; never secret content. For a mirror
+    /// that is being stopped.
+    public func handOffToClipboardManager() {
+        for owner in owners.values where owner.isOwner { _ = owner.handOffToClipboardManager() }
+    }
+
     /// Whether this mirror still owns `selection`.
     public func owns(_ selection: XAtom) -> Bool {
         owners[selection]?.isOwner ?? false
