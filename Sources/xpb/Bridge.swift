@@ -176,7 +176,7 @@ final class BridgeSession {
         side.accepts = { [unowned self] in accepts($0) }
         writer.send(.hello(version: BridgeFrame.version, origin: origin))
         let reader = StreamReader(session: self)
-        BackgroundThread.start { reader.run() }
+        DetachedThread.start { reader.run() }
         do {
             try side.run(inbox: inbox) { name, snapshot in announce(snapshot, as: name) }
         } catch {

@@ -17,7 +17,7 @@ final class FrameWriter: Sendable {
     init(descriptor: Int32, failed: @escaping @Sendable () -> Void) {
         self.descriptor = descriptor
         self.failed = failed
-        BackgroundThread.start { [self] in drain() }
+        DetachedThread.start { [self] in drain() }
     }
 
     /// Queues `frame`.
@@ -38,25 +38,6 @@ final class FrameWriter: Sendable {
                 return
             }
         }
-    }
-}
-
-/// A counting semaphore (sem_t), for the writer thread that waits for frames.
-final class CountingSemaphore: @unchecked Sendable {
-    // sem_t must not move once initialised, so it lives on the heap.
-    private let semaphore = UnsafeMutablePointer<sem_t>.allocate(capacity: 1)
-
-    init() { sem_init(semaphore, 0, 0) }
-
-    deinit {
-        sem_destroy(semaphore)
-        semaphore.deallocate()
-    }
-
-    func signal() { sem_post(semaphore) }
-
-    func wait() {
-        while sem_wait(semaphore) != 0 && errno == EINTR {}
     }
 }
 

@@ -109,7 +109,7 @@ extension XPB {
                 if let snapshot = try firstSide.capture(name) { toSecond.post(Publication(selection: name, content: snapshot.content)) }
             }
             let handOff = ConnectionHandOff(connection: second)
-            BackgroundThread.start {
+            DetachedThread.start {
                 do {
                     let side = try SyncSide(connection: handOff.connection, watching: names, context: "sync")
                     side.accepts = { publication in

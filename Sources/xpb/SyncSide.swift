@@ -139,7 +139,7 @@ enum SyncStop {
     /// signal handler can do nothing but write a byte).
     static func onTerminationSignals(waking inboxes: [Mailbox<Publication>]) {
         guard let descriptor = TerminationSignals.catchIntoPipe() else { return }
-        BackgroundThread.start {
+        DetachedThread.start {
             var byte: UInt8 = 0
             var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
             while read(descriptor, &byte, 1) != 1 { _ = poll(&waiting, 1, -1) }

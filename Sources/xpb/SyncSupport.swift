@@ -3,27 +3,6 @@ import Synchronization
 import SystemPackage
 import X11Pasteboard
 
-/// A POSIX thread running one closure: `xpb sync --to-display` keeps one X connection per
-/// thread (Xlib connections stay on one thread), and `xpb bridge` reads its stream on one.
-enum BackgroundThread {
-    /// Starts a detached thread running `body`.
-    static func start(_ body: @escaping @Sendable () -> Void) {
-        final class Start {
-            let body: @Sendable () -> Void
-            init(_ body: @escaping @Sendable () -> Void) { self.body = body }
-        }
-        let context = Unmanaged.passRetained(Start(body)).toOpaque()
-        var thread = pthread_t()
-        let status = pthread_create(&thread, nil, { context in
-            let start = Unmanaged<AnyObject>.fromOpaque(context!).takeRetainedValue() as! Start
-            start.body()
-            return nil
-        }, context)
-        precondition(status == 0, "cannot start a thread: \(Errno(rawValue: status))")
-        pthread_detach(thread)
-    }
-}
-
 /// Work handed to a connection's thread from another: queued under a lock, with a byte on a
 /// pipe that the connection polls (`XConnection.wakeDescriptor`) so the thread looks at once.
 final class Mailbox<Message: Sendable>: Sendable {

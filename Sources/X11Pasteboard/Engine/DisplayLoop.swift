@@ -63,7 +63,7 @@ final class DisplayLoop: Sendable {
         executor = DisplayExecutor(wake: wakeWrite)
         session = DisplaySession(connection: connection, hub: hub, executor: executor)
         // From here on the connection is the loop thread's alone.
-        EngineThread.start { [self] in run(session.connection) }
+        DetachedThread.start { [self] in run(session.connection) }
     }
 
     deinit {
@@ -75,7 +75,7 @@ final class DisplayLoop: Sendable {
 
     private func run(_ connection: XConnection) {
         executor.adoptCurrentThread()
-        EngineThread.nameCurrent("xpb " + displayName)
+        DetachedThread.nameCurrent("xpb " + displayName)
         connection.wakeDescriptor = wakeRead.rawValue
         connection.events.register(session)
         do {
@@ -144,7 +144,7 @@ final class DisplayLoop: Sendable {
         }
         guard enter() else { throw lostError }
         defer { leave() }
-        let semaphore = Semaphore()
+        let semaphore = CountingSemaphore()
         let answer = Answer<T>()
         let session = self.session
         Task(executorPreference: executor) {

@@ -2,13 +2,15 @@ import Glibc
 import CSystemShims
 import SystemPackage
 
-/// A POSIX thread running one closure to its end.
+/// A POSIX thread running one closure to its end: the engine runs each display's loop on one,
+/// and a program that keeps an `XConnection` per thread (`xpb sync --to-display`) or reads a
+/// stream beside its loop (`xpb bridge`) starts its own the same way.
 ///
-/// FoundationEssentials has no `Thread`, and the Xlib connection of a display must stay on one
-/// thread for its whole life, which a task executor does not promise.
-enum EngineThread {
+/// FoundationEssentials has no `Thread`, and an Xlib connection must stay on one thread for its
+/// whole life, which a task executor does not promise.
+public enum DetachedThread {
     /// Starts a detached thread running `body`.
-    static func start(_ body: @escaping @Sendable () -> Void) {
+    public static func start(_ body: @escaping @Sendable () -> Void) {
         final class Start {
             let body: @Sendable () -> Void
             init(_ body: @escaping @Sendable () -> Void) { self.body = body }
@@ -20,32 +22,36 @@ enum EngineThread {
             start.body()
             return nil
         }, context)
-        precondition(status == 0, "cannot start the pasteboard thread: \(Errno(rawValue: status))")
+        precondition(status == 0, "cannot start a thread: \(Errno(rawValue: status))")
         pthread_detach(thread)
     }
 
     /// Names the calling thread ("xpb :0") so that top, ps and the tests can tell it apart.
     /// Linux keeps 15 bytes.
-    static func nameCurrent(_ name: String) {
+    public static func nameCurrent(_ name: String) {
         _ = pthread_setname_np(pthread_self(), String(name.utf8.prefix(15))!)
     }
 }
 
-/// A counting semaphore, for a blocking call that waits for its task's answer.
-final class Semaphore: @unchecked Sendable {
+/// A counting semaphore (`sem_t`): for a blocking call that waits for its task's answer, or a
+/// thread that waits for work.
+public final class CountingSemaphore: @unchecked Sendable {
     // sem_t must not move once initialised, so it lives on the heap.
     private let semaphore = UnsafeMutablePointer<sem_t>.allocate(capacity: 1)
 
-    init() { sem_init(semaphore, 0, 0) }
+    /// A semaphore at zero.
+    public init() { sem_init(semaphore, 0, 0) }
 
     deinit {
         sem_destroy(semaphore)
         semaphore.deallocate()
     }
 
-    func signal() { sem_post(semaphore) }
+    /// Adds one, waking a waiter.
+    public func signal() { sem_post(semaphore) }
 
-    func wait() {
+    /// Waits until it is above zero, then takes one.
+    public func wait() {
         while sem_wait(semaphore) != 0 && errno == EINTR {}
     }
 }
