@@ -21,34 +21,19 @@ struct SSHPeer: Sendable {
         } catch {
             throw CommandFailure("bridge: cannot create a pipe: \(error)")
         }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        // dup2 clears close-on-exec on the copies; the originals close themselves at exec.
-        posix_spawn_file_actions_adddup2(&actions, toSSH.readEnd.rawValue, 0)
-        posix_spawn_file_actions_adddup2(&actions, fromSSH.writeEnd.rawValue, 1)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        // We ignore SIGPIPE; ssh gets the default back.
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        sigaddset(&defaults, SIGPIPE)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF))
-
         // ssh joins its arguments into one line for the remote shell: each word is quoted.
         let arguments = ["ssh"] + options + ["-T", "--", host, command.map(shellQuoted).joined(separator: " ")]
-        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let status = posix_spawnp(&pid, "ssh", &actions, &attributes, argv, environ)
-        try? toSSH.readEnd.close()
-        try? fromSSH.writeEnd.close()
-        guard status == 0 else {
+        let pid: pid_t
+        do {
+            defer {
+                try? toSSH.readEnd.close()
+                try? fromSSH.writeEnd.close()
+            }
+            pid = try ChildSpawn.spawn(arguments, stdin: toSSH.readEnd, stdout: fromSSH.writeEnd)
+        } catch {
             try? toSSH.writeEnd.close()
             try? fromSSH.readEnd.close()
-            throw CommandFailure("bridge: cannot run ssh: \(Errno(rawValue: status))", exitCode: 1)
+            throw CommandFailure("bridge: cannot run ssh: \(error)", exitCode: 1)
         }
         return SSHPeer(host: host, pid: pid, input: fromSSH.readEnd.rawValue, output: toSSH.writeEnd.rawValue)
     }

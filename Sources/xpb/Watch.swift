@@ -218,26 +218,6 @@ private enum ShellCommand {
                 return
             }
 
-            var actions = posix_spawn_file_actions_t()
-            posix_spawn_file_actions_init(&actions)
-            defer { posix_spawn_file_actions_destroy(&actions) }
-            // dup2 clears close-on-exec on the child's stdin, even when the pipe's read end is
-            // already 0 (glibc 2.29, POSIX 2024); both ends close themselves at exec.
-            posix_spawn_file_actions_adddup2(&actions, readEnd.rawValue, 0)
-
-            var attributes = posix_spawnattr_t()
-            posix_spawnattr_init(&attributes)
-            defer { posix_spawnattr_destroy(&attributes) }
-            // We ignore SIGPIPE; the command gets the default back, and no blocked signals.
-            var defaults = sigset_t()
-            sigemptyset(&defaults)
-            sigaddset(&defaults, SIGPIPE)
-            posix_spawnattr_setsigdefault(&attributes, &defaults)
-            var empty = sigset_t()
-            sigemptyset(&empty)
-            posix_spawnattr_setsigmask(&attributes, &empty)
-            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-
             var variables: [String] = []
             var entry = environ
             while let variable = entry.pointee {
@@ -247,21 +227,16 @@ private enum ShellCommand {
                 entry += 1
             }
             variables += environment.map { "\($0.key)=\($0.value)" }
-            let arguments: [String] = ["sh", "-c", command]
-            let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-            let envp: [UnsafeMutablePointer<CChar>?] = variables.map { strdup($0) } + [nil]
-            defer {
-                argv.forEach { free($0) }
-                envp.forEach { free($0) }
-            }
-            var pid: pid_t = 0
-            let status = posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, envp)
-            try? readEnd.close()
-            guard status == 0 else {
+            let pid: pid_t
+            do {
+                pid = try ChildSpawn.spawn(["/bin/sh", "-c", command], environment: variables, stdin: readEnd)
+            } catch {
+                try? readEnd.close()
                 try? writeEnd.close()
-                StandardError.write("xpb: cannot run /bin/sh: \(Errno(rawValue: status))\n")
+                StandardError.write("xpb: cannot run /bin/sh: \(error)\n")
                 return
             }
+            try? readEnd.close()
             // A command that does not read its input just closes the pipe (EPIPE, ignored).
             _ = stdin.withUnsafeBytes { try? FileDescriptorIO.writeAll(writeEnd, $0) }
             try? writeEnd.close()
