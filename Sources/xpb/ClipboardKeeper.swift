@@ -123,13 +123,20 @@ final class ClipboardKeeper {
         }
     }
 
-    /// CLIPBOARD has no owner any more: serve what its last owner held.
+    /// CLIPBOARD has no owner any more: serve what its last owner held, unless somebody cleared
+    /// it on purpose (`xpb clear`, `xsel -c`, a password manager's timeout): a clear must leave
+    /// the clipboard empty, as the spec of `xpb clear` says. XFixes does not tell a program that
+    /// clears on its way out from a user who clears, so such a program's content goes too.
     private func takeOver(after reason: OwnerChange.Reason) {
         guard let snapshot = kept else { return }
-        let why = switch reason {
-        case .ownerClientClosed: "its owner exited"
-        case .ownerWindowDestroyed: "its owner's window was destroyed"
-        case .newOwner: "its owner cleared it"
+        let why: String
+        switch reason {
+        case .ownerClientClosed: why = "its owner exited"
+        case .ownerWindowDestroyed: why = "its owner's window was destroyed"
+        case .newOwner:
+            kept = nil
+            DaemonLog.line("CLIPBOARD was cleared: left empty")
+            return
         }
         if serve(snapshot.content) { DaemonLog.line("took CLIPBOARD over after \(why): \(Self.summary(snapshot))") }
     }
@@ -180,7 +187,8 @@ final class ClipboardKeeper {
             return
         }
         do {
-            guard var snapshot = try SelectionSnapshot.capture(clipboard, with: reader, sizeLimit: sizeLimit) else {
+            // The program waits for us on its way out: MULTIPLE, which Qt answers in that state.
+            guard var snapshot = try SelectionSnapshot.capture(clipboard, with: reader, sizeLimit: sizeLimit, viaMultiple: true) else {
                 kept = nil
                 DaemonLog.line("SAVE_TARGETS from \(request.requestor) refused: the content is marked secret")
                 service.answer(request, saved: false)

@@ -12,8 +12,9 @@ extension XPB {
                 autostart; see dist/systemd/xpb-daemon.service). It owns CLIPBOARD_MANAGER and \
                 answers the SAVE_TARGETS hand-off that Qt, GTK and xpb send when they exit; it \
                 also reads every representation of each new CLIPBOARD owner as soon as XFixes \
-                reports it, and when that owner goes away (exits, crashes, is killed, clears the \
-                selection) it takes CLIPBOARD with exactly the same targets and bytes. Each entry \
+                reports it, and when that owner goes away (exits, crashes, is killed) it takes \
+                CLIPBOARD with exactly the same targets and bytes; a clipboard cleared on purpose \
+                (xpb clear, xsel -c) stays empty. Each entry \
                 goes to the history ($XDG_STATE_HOME/xpb), without a bridge's private \
                 _XPB_BRIDGE_ORIGIN marker; at start, when CLIPBOARD has no owner, \
                 the newest entry is put back.

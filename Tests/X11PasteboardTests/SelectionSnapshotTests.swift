@@ -57,7 +57,9 @@ import XTestSupport
         pasteboard.setItems([[UTType.html.identifier: "<b>bold</b>", UTType.utf8PlainText.identifier: "bold"]])
         let reader = try reader()
         let selection = reader.connection.atom("XPB_SNAPSHOT_A")
-        let snapshot = try #require(try SelectionSnapshot.capture(selection, with: reader))
+        let snapshot = try #require(try SelectionSnapshot.capture(selection, with: reader, viaMultiple: true))
+        let sideBySide = try #require(try SelectionSnapshot.capture(selection, with: reader))
+        #expect(sideBySide == snapshot, "both ways of reading must agree")
         #expect(snapshot.representation(forTarget: "text/html")?.bytes == Array("<b>bold</b>".utf8))
         #expect(snapshot.representation(forTarget: "UTF8_STRING")?.bytes == Array("bold".utf8))
         #expect(snapshot.representation(forTarget: "STRING")?.type == "STRING")
@@ -99,6 +101,22 @@ import XTestSupport
         #expect(snapshot.representations.map(\.target) == ["application/octet-stream"])
         #expect(snapshot.representations.first?.bytes == Array(blob))
         #expect(snapshot.size == blob.count)
+    }
+
+    @Test func xselSurvivesACaptureAndItsTextComesBack() async throws {
+        // xsel lists MULTIPLE but dies on it (BadAtom): a capture must not send it.
+        let xsel = try Tools.required("xsel", package: "xsel")
+        let clipboard = x.pasteboard(.general)
+        let before = clipboard.changeCount
+        let owner = try ChildProcess(xsel, ["-n", "-b", "-i"], environment: ["DISPLAY": x.display], stdin: Data("from xsel".utf8))
+        defer { owner.terminate() }
+        #expect(await eventually { clipboard.changeCount > before }, "xsel did not take CLIPBOARD: \(owner.stderrText)")
+        let reader = try reader()
+        let snapshot = try #require(try SelectionSnapshot.capture(reader.connection.atom("CLIPBOARD"), with: reader))
+        #expect(snapshot.text == "from xsel")
+        #expect(snapshot.representation(forTarget: "UTF8_STRING")?.bytes == Array("from xsel".utf8))
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(owner.isRunning, "xsel died of the capture: \(owner.stderrText)")
     }
 
     @Test func representationsPastTheSizeLimitAreLeftOut() async throws {

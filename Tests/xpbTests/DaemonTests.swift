@@ -158,6 +158,37 @@ struct DaemonTests {
         }
     }
 
+    @Test("an xsel owner lives on while the daemon reads it, and its text stays after it is killed")
+    func xselKept() async throws {
+        let x = try XSession.require()
+        try await Self.withDaemon(x) { daemon in
+            let text = "from xsel \(UUID().uuidString)"
+            let xsel = try x.spawn(x.xselPath, ["-n", "-b", "-i"], stdin: .bytes(Data(text.utf8)))
+            await Self.expectLog(daemon, "kept CLIPBOARD of")
+            // xsel lists MULTIPLE and dies of it: the daemon must not have asked.
+            #expect(xsel.commandPIDs(named: "xsel").count == 1, "xsel died of the daemon's read: \(xsel.result())")
+            _ = xsel.commandPIDs().map { kill($0, SIGKILL) }
+            await x.stop(xsel)
+            await Self.expectLog(daemon, "took CLIPBOARD over")
+            expectOutput(try await x.xpb(["paste"]), Data(text.utf8))
+        }
+    }
+
+    @Test("a clipboard cleared on purpose stays empty: the daemon does not put it back")
+    func clearIsRespected() async throws {
+        let x = try XSession.require()
+        try await Self.withDaemon(x) { daemon in
+            let owner = try await x.xclipOwner("clipboard", Data("to be cleared".utf8))
+            await Self.expectLog(daemon, "kept CLIPBOARD of")
+            expectSuccess(try await x.xpb(["clear"]))
+            await Self.expectLog(daemon, "CLIPBOARD was cleared")
+            #expect(try await x.waitForNoOwner("CLIPBOARD", timeout: .seconds(2)))
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(try await x.owner("CLIPBOARD") == 0, "the daemon took a cleared clipboard back")
+            await x.stop(owner)
+        }
+    }
+
     @Test("a python-xlib owner of text, HTML and PNG closes without a hand-off: all three stay")
     func xlibOwnerCloses() async throws {
         let x = try XSession.require()

@@ -205,7 +205,8 @@ actor DisplaySession: Conversation {
         case .foreign(let offer):
             if let archived = try await archivedItems(of: selection, offer: offer) { return archived.map { $0.filtered(keep) } }
             let plans = offer.candidates.filter { keep($0.type) }.compactMap { offer.plan(for: $0.type) }
-            let first = await read(plans, from: selection, multiple: offer.supportsMultiple)
+            // Side by side, not through MULTIPLE: xsel lists MULTIPLE and dies of it.
+            let first = await read(plans, from: selection, multiple: false)
             return [StoredItem(first.compactMap { $0 })] + (try await extraURLItems(of: selection, offer: offer, keeping: keep))
         }
     }

@@ -2,8 +2,13 @@ import UniformTypes
 
 extension SelectionSnapshot {
     /// Reads every representation the owner of `selection` offers (its `TARGETS` without the
-    /// protocol targets), in one `MULTIPLE` round trip when the owner offers it, else side by
-    /// side, and records each answer's target, type, format and bytes.
+    /// protocol targets), every conversion sent at once (one round trip), and records each
+    /// answer's target, type, format and bytes.
+    ///
+    /// `viaMultiple` asks for them in one `MULTIPLE` request instead, when the owner offers it:
+    /// what Qt needs while it waits for a clipboard manager on its way out (it misses
+    /// conversions sent side by side then). Anywhere else the default is safer: xsel lists
+    /// MULTIPLE and dies of it (BadAtom), and a manager must not kill the owner it keeps.
     ///
     /// The reads share one budget of `sizeLimit` bytes: a representation that would take the
     /// total past it is left out (its read abandoned as soon as it would pass it, so no more
@@ -14,7 +19,7 @@ extension SelectionSnapshot {
     /// - Throws: `.noOwner`, `.timedOut`, `.protocolViolation` (for `TARGETS` itself),
     ///   `.connectionLost`.
     public static func capture(
-        _ selection: XAtom, with reader: SelectionReader, sizeLimit: Int = 256 << 20
+        _ selection: XAtom, with reader: SelectionReader, sizeLimit: Int = 256 << 20, viaMultiple: Bool = false
     ) throws(PasteboardError) -> SelectionSnapshot? {
         let connection = reader.connection
         let offer = try reader.offer(of: selection)
@@ -25,7 +30,8 @@ extension SelectionSnapshot {
             else { return nil }
         }
         let results = try reader.read(
-            selection, targets: connection.atoms(offer.targets), viaMultiple: offer.supportsMultiple, byteLimit: sizeLimit)
+            selection, targets: connection.atoms(offer.targets), viaMultiple: viaMultiple && offer.supportsMultiple,
+            byteLimit: sizeLimit)
         var representations: [Representation] = []
         for (target, result) in zip(offer.targets, results) {
             guard case let .success(value) = result else { continue }
