@@ -227,9 +227,9 @@ struct CompatInteropTests {
 
     @Test func usageErrorsAreOneLine() async throws {
         let x = try XSession.require()
-        expectXpbError(try await x.dropIn("xclip", ["-bogus"]), status: 64)
-        expectXpbError(try await x.dropIn("xsel", ["--bogus"]), status: 64)
-        expectXpbError(try await x.dropIn("pbcopy", ["-x"]), status: 64)
+        expectXpbError(try await x.dropIn("xclip", ["-bogus"]), status: 1)
+        expectXpbError(try await x.dropIn("xsel", ["--bogus"]), status: 1)
+        expectXpbError(try await x.dropIn("pbcopy", ["-x"]), status: 1)
         let help = try await x.dropIn("xclip", ["-h"])
         #expect(help.status == 0 && help.stdoutText.hasPrefix("Usage: xclip"), "\(help)")
         let version = try await x.dropIn("xsel", ["--version"])

@@ -60,7 +60,8 @@ struct CompatPaste: Equatable {
     var nothingIsSuccess = false
 }
 
-/// A command line the drop-in cannot take; printed as one `xpb: ...` line with exit 64.
+/// A command line the drop-in cannot take; printed as one `xpb: ...` line with exit 1, as
+/// xclip does.
 struct CompatUsageError: Error, Equatable, CustomStringConvertible {
     var message: String
     init(_ message: String) { self.message = message }

@@ -30,7 +30,9 @@ enum Personality: String, CaseIterable {
         do {
             action = try self.action(for: arguments, stdinIsTerminal: isatty(0) == 1, stdoutIsTerminal: isatty(1) == 1)
         } catch {
-            exit(CommandFailure(error.message, exitCode: 64).report())
+            // 1, as xclip and macOS's pbcopy exit on a bad option (xsel's 0 is a bug: the
+            // caller would take the copy for done).
+            exit(CommandFailure(error.message, exitCode: 1).report())
         }
         do {
             try CompatRunner.run(action)
