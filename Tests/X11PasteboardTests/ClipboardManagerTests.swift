@@ -88,7 +88,8 @@ import XTestSupport
         let started = ContinuousClock.now
         kill(copy.pid, SIGTERM)
         #expect(await copy.waitForExit(timeout: .seconds(6)) == 0, "\(copy.stderrText)")
-        #expect(ContinuousClock.now - started < .seconds(1))
+        // Well under the hand-off's 5 s: it did not wait for a manager that is not there.
+        #expect(ContinuousClock.now - started < .seconds(3))
         #expect(try await x.xclipPaste().status != 0)
     }
 
