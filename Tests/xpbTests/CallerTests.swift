@@ -48,10 +48,7 @@ struct CallerTests {
         #expect(lines.contains("yanked to plus") && lines.contains("yanked to star"), "real xclip/xsel must read Neovim's yanks: \(lines)")
 
         let owner = try await x.xclipOwner("clipboard", Data("put from real xclip\n".utf8))
-        let put = try await nvim(x, path: path, ["put +", "write! \(scratch.path)"])
-        #expect(put.status == 0, "\(put)")
-        let putText = try String(contentsOf: scratch, encoding: .utf8)
-        #expect(putText.split(separator: "\n").contains("put from real xclip"), "\(putText.debugDescription) after \(put)")
+        try await expectPut("put from real xclip", x, path: path, into: scratch)
         await x.stop(owner)
     }
 
@@ -73,11 +70,18 @@ struct CallerTests {
         #expect(lines.first == "xsel" && lines.contains("yanked via xsel"), "\(lines)")
 
         let owner = try await x.xselOwner("-b", Data("put from real xsel".utf8))
-        let put = try await nvim(x, path: path, ["put +", "write! \(scratch.path)"])
-        #expect(put.status == 0, "\(put)")
-        let putText = try String(contentsOf: scratch, encoding: .utf8)
-        #expect(putText.split(separator: "\n").contains("put from real xsel"), "\(putText.debugDescription) after \(put)")
+        try await expectPut("put from real xsel", x, path: path, into: scratch)
         await x.stop(owner)
+    }
+
+    /// Neovim's `put +` (through the drop-ins on `path`) brings `line`, which a real owner holds.
+    private func expectPut(
+        _ line: String, _ x: XSession, path: String, into scratch: URL, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
+        let put = try await nvim(x, path: path, ["put +", "write! \(scratch.path)"])
+        #expect(put.status == 0, "\(put)", sourceLocation: sourceLocation)
+        let putText = try String(contentsOf: scratch, encoding: .utf8)
+        #expect(putText.split(separator: "\n").contains(Substring(line)), "\(putText.debugDescription) after \(put)", sourceLocation: sourceLocation)
     }
 
     @Test func passCopiesThePasswordAndRestoresTheClipboard() async throws {
