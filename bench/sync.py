@@ -34,48 +34,9 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 MiB = 1024 * 1024
-children = []
-
-
-def start(argv, **kw):
-    kw.setdefault("stdin", subprocess.DEVNULL)
-    kw.setdefault("stdout", subprocess.DEVNULL)
-    kw.setdefault("stderr", subprocess.DEVNULL)
-    p = subprocess.Popen(argv, **kw)
-    children.append(p)
-    return p
-
-
-def stop(p):
-    if p.poll() is None:
-        p.terminate()
-        try:
-            p.wait(timeout=2)
-        except subprocess.TimeoutExpired:
-            p.kill()
-            p.wait()
-
-
-def cleanup():
-    while children:
-        stop(children.pop())
-
-
-def start_xvfb():
-    r, w = os.pipe()
-    p = start(["Xvfb", "-displayfd", str(w), "-nolisten", "tcp", "-noreset", "-screen", "0", "640x480x24"],
-              pass_fds=(w,))
-    os.close(w)
-    buf = b""
-    while not buf.endswith(b"\n"):
-        if not select.select([r], [], [], 15)[0]:
-            raise RuntimeError("Xvfb did not start")
-        chunk = os.read(r, 64)
-        if not chunk:
-            raise RuntimeError("Xvfb exited")
-        buf += chunk
-    os.close(r)
-    return ":" + buf.decode().strip()
+# The process and Xvfb helpers of the main benchmark: every child is stopped by its process id.
+sys.path.insert(0, HERE)
+from run import _stop as stop, cleanup, start, start_xvfb  # noqa: E402
 
 
 class Watch:
@@ -224,7 +185,7 @@ def main():
         f.write(os.urandom(64 * MiB))
     rows = []
     try:
-        a, b = start_xvfb(), start_xvfb()
+        a, b = start_xvfb()[1], start_xvfb()[1]
         print(f"bench: displays {a} and {b}, xpb = {xpb}", flush=True)
 
         # 0. what the method itself costs: a copy seen on the very selection it went to
